@@ -1,0 +1,36 @@
+# The README names two commands: `make run` and `make test`. Both create .venv and
+# install the project into it on first use (and again when pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench migrate clean
+
+$(BIN)/activate: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(BIN)/activate
+
+migrate: $(BIN)/activate
+	$(BIN)/alembic upgrade head
+
+run: migrate
+	$(BIN)/uvicorn app.main:create_app --factory --host $(HOST) --port $(PORT)
+
+test: $(BIN)/activate
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest
+
+lint: $(BIN)/activate
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(BIN)/activate
+	$(BIN)/python -m bench.engine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,510 @@
+"""Cupid: a two-player racing trick-taking game with a 24-card deck.
+
+Rule source: "Cupid" by Mark S. Ball, v1.1.9 (/work/shared/seeds/000_f56fc89ee8d42ff3.txt),
+with the Cupid section of /work/shared/RULINGS.md, which wins where the two differ. Our own
+choices where both are silent are written up in docs/rules/cupid.md ("Our ruling").
+
+Shape (OpenSpiel style): constants, the card order and trick arithmetic, the frozen state,
+then the contract's verbs in order. A round is 11 two-card tricks; after each of the first
+six, the trick winner chooses the stock's top card or the face-up turn-up and the other
+player gets the other one. The last trick's winner also takes the face-down prize trick.
+Points are scored after every trick and the match ends the moment a player reaches the
+target, even in the middle of a round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.base import (
+    Action,
+    check_dealer,
+    check_deck,
+    check_seats,
+    merge_options,
+    require_legal,
+)
+from games.cards import JOKER, rank_of, rng_for, shuffled, suit_of
+
+SEATS = 2
+HAND_SIZE = 5
+PRIZE_SIZE = 2
+TRICKS_PER_ROUND = 11
+DEFAULT_TARGET = 121
+TARGET_MIN = 10
+TARGET_MAX = 500
+CHARACTER_VALUE = 11  # each character card in a character + character trick
+
+QUEEN, JACK, KING = "QD", "JC", "KH"
+CHARACTERS = frozenset({QUEEN, JACK, KING})
+
+# The ruled order, low to high (RULINGS.md): every card has its own place, so two cards
+# never tie. The one exception to "higher takes the trick" is the Queen taking the King.
+ORDER: tuple[str, ...] = (
+    JOKER,
+    QUEEN,
+    "AH",
+    "AS",
+    *(f"{n}{s}" for n in range(2, 6) for s in "HS"),
+    JACK,
+    *(f"{n}{s}" for n in range(6, 11) for s in "HS"),
+    KING,
+)
+POSITION = {card: i for i, card in enumerate(ORDER)}
+
+SOURCES = ("stock", "turnup")
+
+
+# --- card arithmetic ----------------------------------------------------------------
+
+
+def beats(card: str, other: str) -> bool:
+    """Whether ``card`` takes a trick against ``other``."""
+    if card == QUEEN and other == KING:
+        return True
+    if card == KING and other == QUEEN:
+        return False
+    return POSITION[card] > POSITION[other]
+
+
+def number_value(card: str) -> int:
+    """The face value of a number card (Ace = 1)."""
+    rank = rank_of(card)
+    return 1 if rank == "A" else int(rank)
+
+
+def trick_value(first: str, second: str) -> int:
+    """The points a two-card trick is worth (the SCORE section and RULINGS.md)."""
+    if JOKER in (first, second):
+        return 0
+    first_char, second_char = first in CHARACTERS, second in CHARACTERS
+    if first_char and second_char:
+        return 2 * CHARACTER_VALUE
+    if first_char:
+        return number_value(second)
+    if second_char:
+        return number_value(first)
+    a, b = number_value(first), number_value(second)
+    if suit_of(first) != suit_of(second):
+        return a + b
+    if suit_of(first) == "H":
+        return abs(a - b)
+    return 1  # spade + spade
+
+
+def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=POSITION.__getitem__))
+
+
+# --- state ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CupidState:
+    """Everything about a Cupid match; immutable, so ``==`` compares matches."""
+
+    seed: int | str
+    options: tuple[tuple[str, Any], ...]
+    target: int
+    counter: int  # the next shuffle's counter (games.cards.shuffled)
+    round: int  # 1-based
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]  # top first
+    turnup: tuple[str, ...]  # the face-up card beside the stock, or () once used up
+    prize: tuple[str, ...]  # face down until the last trick's winner collects it
+    won: tuple[tuple[str, ...], ...]  # collected tricks per seat, face down
+    trick: tuple[tuple[int, str], ...]  # (seat, card) in play order
+    last_trick: tuple[tuple[int, str], ...]  # shown until the next trick starts
+    last_winner: int  # winner of ``last_trick``; -1 when none this round
+    last_points: int
+    prize_points: int  # -1 until the prize trick is scored this round
+    phase: str  # "play", "draw" or "over"
+    turn: int  # the seat awaited
+    next_leader: int  # who leads once the draw is done
+    tricks_played: int  # this round
+    scores: tuple[int, ...]
+    round_points: tuple[int, ...]
+    tricks_taken: tuple[int, ...]  # this round
+    last: tuple[tuple[str, Any], ...]  # the last action, publicly; () at the start
+    previous: tuple[int, ...]  # last round: (round, points 0, points 1, last-trick winner, prize)
+    winner: int  # -1 until someone reaches the target
+
+
+def _other(seat: int) -> int:
+    return 1 - seat
+
+
+def _deal(cards: Sequence[str], dealer: int) -> dict[str, Any]:
+    """Deal from the top: 5 each alternately from the non-dealer, 2 prize, the turn-up."""
+    hands: list[list[str]] = [[], []]
+    order = (_other(dealer), dealer)
+    for i in range(2 * HAND_SIZE):
+        hands[order[i % 2]].append(cards[i])
+    rest = list(cards[2 * HAND_SIZE :])
+    return {
+        "hands": tuple(_sorted_hand(h) for h in hands),
+        "prize": tuple(rest[:PRIZE_SIZE]),
+        "turnup": (rest[PRIZE_SIZE],),
+        "stock": tuple(rest[PRIZE_SIZE + 1 :]),
+    }
+
+
+def _start_round(
+    state: CupidState, cards: Sequence[str], dealer: int, round_no: int, counter: int
+) -> CupidState:
+    """A fresh deal; the dealer leads the first trick."""
+    return replace(
+        state,
+        counter=counter,
+        round=round_no,
+        dealer=dealer,
+        **_deal(cards, dealer),
+        won=((), ()),
+        trick=(),
+        last_trick=(),
+        last_winner=-1,
+        last_points=0,
+        prize_points=-1,
+        phase="play",
+        turn=dealer,
+        next_leader=dealer,
+        tricks_played=0,
+        round_points=(0, 0),
+        tricks_taken=(0, 0),
+    )
+
+
+def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
+
+
+class CupidRules:
+    """The Cupid rules engine (games.base.Rules)."""
+
+    name = "cupid"
+    title = "Cupid"
+    min_seats = SEATS
+    max_seats = SEATS
+    lower_scores_win = False
+
+    # --- options and setup --------------------------------------------------------
+
+    def default_options(self) -> dict[str, Any]:
+        return {"target": DEFAULT_TARGET}
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "target",
+                "label": "Points to win",
+                "type": "int",
+                "default": DEFAULT_TARGET,
+                "min": TARGET_MIN,
+                "max": TARGET_MAX,
+            }
+        ]
+
+    def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return list(ORDER)
+
+    def new_game(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> CupidState:
+        check_seats(self, seats)
+        opts = merge_options(
+            self.default_options(), options, {"target": range(TARGET_MIN, TARGET_MAX + 1)}
+        )
+        dealer = check_dealer(opts, seats)
+        cards = check_deck(deck, ORDER)
+        if dealer is None:
+            # Each player draws a card from a shuffled deck; the lower card deals. The
+            # ruled order is total, so the two cards never tie and no redraw is needed.
+            drawn = rng_for(seed, 0).sample(ORDER, SEATS)
+            dealer = 0 if POSITION[drawn[0]] < POSITION[drawn[1]] else 1
+        # Counter 0 is the draw for the dealer, counter 1 the first deal (even when a
+        # stacked deck replaces it), so later deals do not depend on how the first was made.
+        if cards is None:
+            cards = list(shuffled(ORDER, seed, 1))
+        blank = CupidState(
+            seed=seed,
+            options=tuple(sorted(opts.items())),
+            target=opts["target"],
+            counter=2,
+            round=1,
+            dealer=dealer,
+            hands=((), ()),
+            stock=(),
+            turnup=(),
+            prize=(),
+            won=((), ()),
+            trick=(),
+            last_trick=(),
+            last_winner=-1,
+            last_points=0,
+            prize_points=-1,
+            phase="play",
+            turn=dealer,
+            next_leader=dealer,
+            tricks_played=0,
+            scores=(0, 0),
+            round_points=(0, 0),
+            tricks_taken=(0, 0),
+            last=(),
+            previous=(),
+            winner=-1,
+        )
+        return _start_round(blank, cards, dealer, 1, 2)
+
+    # --- whose turn and what they may do --------------------------------------------
+
+    def to_act(self, state: CupidState) -> list[int]:
+        return [] if state.phase == "over" else [state.turn]
+
+    def legal_actions(self, state: CupidState, seat: int) -> list[Action]:
+        if state.phase == "over" or seat != state.turn:
+            return []
+        if state.phase == "draw":
+            return [{"type": "draw", "source": source} for source in SOURCES]
+        return [{"type": "play", "card": card} for card in state.hands[seat]]
+
+    def _explain(self, state: CupidState, seat: int, action: Action) -> str | None:
+        kind = action.get("type")
+        if state.phase == "draw":
+            if kind == "draw":
+                return "Draw from the stock or take the turn-up: source 'stock' or 'turnup'."
+            return "You won the trick: first draw a card (the stock's top card or the turn-up)."
+        if kind == "draw":
+            return "There is nothing to draw now: play a card."
+        if kind == "play":
+            card = action.get("card")
+            if set(action) != {"type", "card"}:
+                return "A play names one card and nothing else."
+            if isinstance(card, str) and card in POSITION:
+                return f"You do not hold {card}."
+            return f"{card!r} is not a Cupid card."
+        return None
+
+    # --- the verbs --------------------------------------------------------------------
+
+    def apply(self, state: CupidState, seat: int, action: Action) -> CupidState:
+        act = require_legal(self, state, seat, action, explain=self._explain)
+        if act["type"] == "draw":
+            return self._draw(state, seat, act["source"])
+        return self._play(state, seat, act["card"])
+
+    def _play(self, state: CupidState, seat: int, card: str) -> CupidState:
+        hands = tuple(
+            tuple(c for c in hand if c != card) if i == seat else hand
+            for i, hand in enumerate(state.hands)
+        )
+        won = state.won
+        last_trick = state.last_trick
+        if not state.trick and last_trick:
+            # A new trick starts: the shown trick is collected face down.
+            cards = tuple(c for _, c in last_trick)
+            won = tuple(w + cards if i == state.last_winner else w for i, w in enumerate(won))
+            last_trick = ()
+        trick = (*state.trick, (seat, card))
+        last = (("seat", seat), ("type", "play"), ("card", card))
+        state = replace(state, hands=hands, won=won, last_trick=last_trick, trick=trick, last=last)
+        if len(trick) < SEATS:
+            return replace(state, turn=_other(seat))
+        return self._finish_trick(state)
+
+    def _finish_trick(self, state: CupidState) -> CupidState:
+        (lead_seat, lead_card), (follow_seat, follow_card) = state.trick
+        winner = follow_seat if beats(follow_card, lead_card) else lead_seat
+        winning_card = follow_card if winner == follow_seat else lead_card
+        points = trick_value(lead_card, follow_card)
+        # Won with the Jack: the Jack's owner still draws first, but the loser leads.
+        next_leader = _other(winner) if winning_card == JACK else winner
+        state = replace(
+            state,
+            trick=(),
+            last_trick=state.trick,
+            last_winner=winner,
+            last_points=points,
+            scores=_add(state.scores, winner, points),
+            round_points=_add(state.round_points, winner, points),
+            tricks_taken=_add(state.tricks_taken, winner, 1),
+            tricks_played=state.tricks_played + 1,
+            next_leader=next_leader,
+        )
+        if state.scores[winner] >= state.target:
+            return replace(state, phase="over", winner=winner)
+        if state.tricks_played == TRICKS_PER_ROUND:
+            return self._award_prize(state, winner)
+        if state.turnup:
+            return replace(state, phase="draw", turn=winner)
+        return replace(state, phase="play", turn=next_leader)
+
+    def _award_prize(self, state: CupidState, winner: int) -> CupidState:
+        """The last trick's winner takes the prize trick and scores it like a trick."""
+        points = trick_value(*state.prize)
+        state = replace(
+            state,
+            won=tuple(w + state.prize if i == winner else w for i, w in enumerate(state.won)),
+            prize=(),
+            prize_points=points,
+            scores=_add(state.scores, winner, points),
+            round_points=_add(state.round_points, winner, points),
+        )
+        if state.scores[winner] >= state.target:
+            return replace(state, phase="over", winner=winner)
+        # More points deals and leads the next round; equal scores: the last trick's taker.
+        a, b = state.scores
+        dealer = winner if a == b else (0 if a > b else 1)
+        previous = (
+            state.round,
+            *state.round_points,
+            winner,
+            points,
+        )
+        cards = shuffled(ORDER, state.seed, state.counter)
+        state = replace(state, previous=previous)
+        return _start_round(state, cards, dealer, state.round + 1, state.counter + 1)
+
+    def _draw(self, state: CupidState, seat: int, source: str) -> CupidState:
+        top, turnup = state.stock[0], state.turnup[0]
+        mine, theirs = (top, turnup) if source == "stock" else (turnup, top)
+        hands = tuple(
+            _sorted_hand((*hand, mine if i == seat else theirs))
+            for i, hand in enumerate(state.hands)
+        )
+        stock = state.stock[1:]
+        # A new turn-up is turned while the stock still has cards.
+        new_turnup = stock[:1]
+        return replace(
+            state,
+            hands=hands,
+            stock=stock[1:],
+            turnup=new_turnup,
+            phase="play",
+            turn=state.next_leader,
+            last=(("seat", seat), ("type", "draw"), ("source", source)),
+        )
+
+    # --- what each seat sees ---------------------------------------------------------
+
+    def view(self, state: CupidState, seat: int | None) -> dict[str, Any]:
+        hidden = self.hidden_cards(state, seat)
+        last: dict[str, Any] | None = None
+        if state.last:
+            last = {k: v for k, v in state.last if not (k == "card" and v in hidden)}
+        last_trick = None
+        if state.last_trick:
+            last_trick = {
+                "cards": [{"seat": s, "card": c} for s, c in state.last_trick],
+                "winner": state.last_winner,
+                "points": state.last_points,
+            }
+        prize = None
+        if state.prize_points >= 0:
+            prize = {"winner": state.last_winner, "points": state.prize_points}
+        previous = None
+        if state.previous:
+            rnd, p0, p1, taker, prize_pts = state.previous
+            previous = {
+                "round": rnd,
+                "points": [p0, p1],
+                "last_trick_winner": taker,
+                "prize_points": prize_pts,
+            }
+        return {
+            "game": self.name,
+            "seats": SEATS,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "scores": self.scores(state),
+            "legal_actions": [] if seat is None else self.legal_actions(state, seat),
+            "over": self.is_over(state),
+            "winners": self.winners(state),
+            "dealer": state.dealer,
+            "hand": [] if seat is None else list(state.hands[seat]),
+            "hand_sizes": [len(h) for h in state.hands],
+            "phase": state.phase,
+            "message": self._message(state, seat),
+            "last": last,
+            "target": state.target,
+            "round": state.round,
+            "trick_number": state.tricks_played + (0 if state.phase == "draw" else 1),
+            "tricks_per_round": TRICKS_PER_ROUND,
+            "leader": state.trick[0][0] if state.trick else state.next_leader,
+            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "turnup": state.turnup[0] if state.turnup else None,
+            "stock_size": len(state.stock),
+            "prize_size": len(state.prize),
+            "last_trick": last_trick,
+            "prize_trick": prize,
+            "round_points": list(state.round_points),
+            "tricks_taken": list(state.tricks_taken),
+            "previous_round": previous,
+        }
+
+    def _message(self, state: CupidState, seat: int | None) -> str:
+        def who(s: int) -> str:
+            return "You" if s == seat else f"Seat {s + 1}"
+
+        if state.phase == "over":
+            return f"{who(state.winner)} reached {state.target} points and won the match."
+        if state.phase == "draw":
+            return (
+                f"{who(state.last_winner)} won the trick for {state.last_points} points "
+                "and chooses: the stock's top card or the turn-up."
+            )
+        if state.trick:
+            return f"{who(state.turn)} to answer the lead."
+        if state.tricks_played == 0 and state.previous:
+            return (
+                f"Round {state.round}: {who(state.dealer)} dealt and leads "
+                f"(the last round's prize trick was worth {state.previous[4]} points)."
+            )
+        if state.tricks_played == 0:
+            return f"Round {state.round}: {who(state.dealer)} dealt and leads the first trick."
+        note = ""
+        if state.next_leader != state.last_winner:
+            note = " (the trick was won with the Jack, so the loser leads)"
+        return f"{who(state.turn)} to lead{note}."
+
+    def is_over(self, state: CupidState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: CupidState) -> list[int]:
+        return list(state.scores)
+
+    def winners(self, state: CupidState) -> list[int]:
+        return [state.winner] if state.phase == "over" else []
+
+    # --- introspection for the contract test ------------------------------------------
+
+    def zones(self, state: CupidState) -> dict[str, list[str]]:
+        return {
+            "hand0": list(state.hands[0]),
+            "hand1": list(state.hands[1]),
+            "stock": list(state.stock),
+            "turnup": list(state.turnup),
+            "prize": list(state.prize),
+            "trick": [c for _, c in state.trick],
+            "last_trick": [c for _, c in state.last_trick],
+            "won0": list(state.won[0]),
+            "won1": list(state.won[1]),
+        }
+
+    def hidden_cards(self, state: CupidState, seat: int | None) -> frozenset[str]:
+        # Collected tricks (both players', "not allowed to look at") and the prize trick
+        # are face down; the turn-up, the trick and the last completed trick are public.
+        hidden = [*state.stock, *state.prize, *state.won[0], *state.won[1]]
+        for s in range(SEATS):
+            if s != seat:
+                hidden.extend(state.hands[s])
+        return frozenset(hidden)
+
+
+RULES = CupidRules()
