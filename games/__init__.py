@@ -6,12 +6,16 @@
 
 from __future__ import annotations
 
+from games import coins, cupid, cups, usurp, wifeswap
 from games.base import IllegalAction, Rules, replay
-from games import cupid
 
 REGISTRY: dict[str, Rules] = {
     # registry entries (one line per game, alphabetical):
+    "coins": coins.RULES,
     "cupid": cupid.RULES,
+    "cups": cups.RULES,
+    "usurp": usurp.RULES,
+    "wifeswap": wifeswap.RULES,
 }
 
 

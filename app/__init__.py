@@ -1,0 +1,1 @@
+"""Parlour's web server: rooms, authoritative play over WebSockets, persistence, pages."""

@@ -1,0 +1,53 @@
+"""Settings from the environment (pydantic-settings), with safe defaults for `make run`.
+
+``SECRET_KEY`` signs the guest-session cookie. When it is not given, one is generated once
+and kept in ``DATA_DIR/secret_key`` so that sessions survive restarts.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False)
+
+    database_url: str = "sqlite:///./data/parlour.db"
+    redis_url: str | None = None  # for several app processes sharing rooms (DESIGN.md §7)
+    secret_key: str | None = None
+    data_dir: Path = Path("./data")
+    cookie_name: str = "parlour_session"
+    cookie_secure: bool = False
+
+    # Bounds on what one WebSocket connection may send (bad input changes nothing).
+    max_message_bytes: int = 16_384
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    # A connection that keeps flooding after being told is closed.
+    max_rate_violations: int = 50
+    # Queued outgoing messages per connection before it is judged too slow and closed.
+    max_send_queue: int = 64
+
+    # Seconds a computer player waits before acting, so people can follow the play.
+    bot_delay: float = 0.6
+
+    def resolved_secret_key(self) -> str:
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if path.exists():
+            return path.read_text().strip()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

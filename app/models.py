@@ -1,0 +1,118 @@
+"""The database tables (SQLAlchemy 2.0 ORM). Alembic (migrations/) creates them.
+
+A match is event-sourced (DESIGN.md §5): ``matches`` holds its settings and secret seed,
+``match_events`` its actions with a unique ``(match_id, seq)``; the state is always
+``games.replay`` of those, never stored as the truth.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    """A person: a guest identity carried by a signed cookie."""
+
+    __tablename__ = "users"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Room(Base):
+    """A live table: a game, its options and seats, and (once started) its match."""
+
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    game: Mapped[str] = mapped_column(String(20))
+    seat_count: Mapped[int]
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    visibility: Mapped[str] = mapped_column(String(10))
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    host_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), default=None)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    """A place at a room's table, held by a user or a computer player."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None, index=True)
+    bot: Mapped[str | None] = mapped_column(String(20), default=None)
+    name: Mapped[str] = mapped_column(String(40))
+
+    room: Mapped[Room] = relationship(back_populates="seats")
+
+
+class Match(Base):
+    """One played game: its settings, secret seed and result. Its events are its log."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(String(32))
+    game: Mapped[str] = mapped_column(String(20))
+    seat_count: Mapped[int]
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The 128-bit seed as a decimal string: secret until the match is over.
+    seed: Mapped[str] = mapped_column(String(60))
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    winners: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+
+
+class MatchPlayer(Base):
+    """Who sat where in a match: lets history be filtered by user."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None, index=True)
+
+
+class MatchEvent(Base):
+    """One acknowledged action. ``(match_id, seq)`` is unique: a double submit fails cleanly."""
+
+    __tablename__ = "match_events"
+    # The unique index also serves "all events of a match, in order".
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_match_events_match_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int]
+    seat: Mapped[int]
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

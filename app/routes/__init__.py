@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes: pages (HTML), api (JSON REST), ws (play)."""

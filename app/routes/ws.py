@@ -1,0 +1,117 @@
+"""The WebSocket endpoint /ws/rooms/{id} (DESIGN.md §6).
+
+A player's connection acts for their seat; anyone else's watches. Every incoming message
+is bounded in size and rate and validated before it reaches the room; a refused message
+gets a specific error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+
+from app import ratelimit
+from app.hub import Connection
+from app.rooms import RoomError
+from app.schemas import ActMessage, ClientMessage
+
+router = APIRouter()
+POLICY_VIOLATION = 1008
+ROOM_NOT_FOUND_CLOSE = 4404
+
+
+def error_message(code: str, message: str) -> str:
+    return orjson.dumps({"type": "error", "code": code, "message": message}).decode()
+
+
+def describe_validation(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"] if part not in ("act", "ping"))
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return "A message needs a 'type' of 'act' or 'ping'."
+    if first["type"] == "json_invalid":
+        return "That message is not valid JSON."
+    return f"Bad message: {where or 'message'}: {first['msg']}."
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def play(websocket: WebSocket, room_id: str) -> None:
+    state = websocket.app.state
+    settings = state.settings
+    service = state.rooms
+    user_id = state.signer.read(websocket.cookies.get(settings.cookie_name))
+    await websocket.accept()
+    try:
+        room = await service.get(room_id)
+    except RoomError as error:
+        await websocket.send_text(error_message(error.code, error.message))
+        await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
+        return
+
+    connection = Connection(
+        websocket,
+        user_id,
+        room.seat_of(user_id),
+        render=lambda conn: service.messages_for(room, conn),
+        max_queue=settings.max_send_queue,
+    )
+    service.hub.add(room.id, connection)
+    service.presence_changed(room)
+    sender = asyncio.get_running_loop().create_task(connection.run_sender())
+    loop = asyncio.get_running_loop()
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text: Any = message.get("text")
+            if text is None:
+                connection.send(error_message("bad_message", "Send JSON text frames, not binary."))
+                continue
+            if len(text) > settings.max_message_bytes:
+                connection.send(
+                    error_message(
+                        "message_too_large",
+                        f"Messages are at most {settings.max_message_bytes} bytes.",
+                    )
+                )
+                continue
+            if not ratelimit.allow(
+                connection, loop.time(), rate=settings.rate_per_second, burst=settings.rate_burst
+            ):
+                connection.violations += 1
+                if connection.violations > settings.max_rate_violations:
+                    await websocket.close(code=POLICY_VIOLATION, reason="flooding")
+                    break
+                connection.send(error_message("rate_limited", "Too many messages; slow down."))
+                continue
+            try:
+                parsed = ClientMessage.validate_json(text)
+            except ValidationError as error:
+                connection.send(error_message("bad_message", describe_validation(error)))
+                continue
+            if not isinstance(parsed, ActMessage):
+                connection.send('{"type":"pong"}')
+                continue
+            try:
+                await service.act(
+                    room,
+                    seat=room.seat_of(user_id),
+                    version=parsed.version,
+                    action=parsed.action,
+                )
+            except RoomError as error:
+                connection.send(error_message(error.code, error.message))
+    finally:
+        connection.stop()
+        service.hub.remove(room.id, connection)
+        service.presence_changed(room)
+        service.release_if_idle(room)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender

@@ -1,0 +1,70 @@
+"""Wire types (pydantic): HTTP request bodies and WebSocket messages (DESIGN.md §6).
+
+Every incoming message is validated here; unknown fields are refused so that a typo is
+an error, not a silent no-op.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SessionIn(Strict):
+    name: str
+
+
+class RoomIn(Strict):
+    game: str
+    seats: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    visibility: Literal["public", "private"] = "public"
+
+
+class SeatIn(Strict):
+    seat: int | None = None
+
+
+class BotIn(Strict):
+    seat: int
+    kind: Literal["heuristic", "random"] = "heuristic"
+
+
+# --- WebSocket: client -> server ------------------------------------------------------
+
+
+class StrictMessage(BaseModel):
+    # No coercion either: "version": "3" is a bad message, not version 3.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ActMessage(StrictMessage):
+    type: Literal["act"]
+    version: int
+    action: dict[str, Any]
+
+
+class PingMessage(StrictMessage):
+    type: Literal["ping"]
+
+
+ClientMessage = TypeAdapter(Annotated[ActMessage | PingMessage, Field(discriminator="type")])
+
+# Error codes sent as {"type": "error", "code": ..., "message": ...} (docs/protocol.md).
+ERROR_CODES = (
+    "bad_message",
+    "message_too_large",
+    "rate_limited",
+    "not_seated",
+    "match_not_started",
+    "match_over",
+    "stale_version",
+    "not_your_turn",
+    "illegal_action",
+    "room_not_found",
+)

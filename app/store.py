@@ -1,0 +1,177 @@
+"""Database reads and writes: every function is keyword-only and takes the session.
+
+The room logic (app/rooms.py) decides; these functions only persist and load. Appending
+an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
+submit or a second process acting on the same match fails cleanly with IntegrityError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import Match, MatchEvent, MatchPlayer, Room, Seat, User, utcnow
+
+
+def get_user(*, session: Session, user_id: str) -> User | None:
+    return session.get(User, user_id)
+
+
+def save_user(*, session: Session, user_id: str, name: str) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        user = User(id=user_id, name=name)
+        session.add(user)
+    else:
+        user.name = name
+    session.commit()
+    return user
+
+
+def load_room(*, session: Session, room_id: str) -> Room | None:
+    return session.scalars(
+        select(Room).options(selectinload(Room.seats)).where(Room.id == room_id)
+    ).first()
+
+
+def find_room_id_by_code(*, session: Session, code: str) -> str | None:
+    return session.scalars(select(Room.id).where(Room.code == code.upper())).first()
+
+
+def code_exists(*, session: Session, code: str) -> bool:
+    return session.scalars(select(Room.id).where(Room.code == code)).first() is not None
+
+
+def insert_room(*, session: Session, room: Room) -> None:
+    session.add(room)
+    session.commit()
+
+
+def set_seat(
+    *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
+) -> None:
+    session.add(Seat(room_id=room_id, seat=seat, user_id=user_id, bot=bot, name=name))
+    session.commit()
+
+
+def replace_seat(
+    *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
+) -> None:
+    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
+    row.user_id, row.bot, row.name = user_id, bot, name
+    session.commit()
+
+
+def free_seat(*, session: Session, room_id: str, seat: int) -> None:
+    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).first()
+    if row is not None:
+        session.delete(row)
+        session.commit()
+
+
+def update_room(*, session: Session, room_id: str, **fields: Any) -> None:
+    room = session.get(Room, room_id)
+    assert room is not None
+    for key, value in fields.items():
+        setattr(room, key, value)
+    session.commit()
+
+
+def start_match(
+    *, session: Session, room_id: str, match: Match, user_ids: Sequence[str | None]
+) -> None:
+    """Create the match, who sat where, and mark the room playing: one transaction."""
+    session.add(match)
+    session.flush()
+    for seat, user_id in enumerate(user_ids):
+        session.add(MatchPlayer(match_id=match.id, seat=seat, user_id=user_id))
+    room = session.get(Room, room_id)
+    assert room is not None
+    room.status = "playing"
+    room.match_id = match.id
+    session.commit()
+
+
+def append_event(
+    *,
+    session: Session,
+    match_id: str,
+    seq: int,
+    seat: int,
+    action: dict[str, Any],
+    result: tuple[list[int], list[int]] | None,
+    room_id: str,
+) -> None:
+    """Append one acknowledged action; with ``result`` also close the match and its room.
+
+    The commit is the acknowledgement: nobody is told of the action before it returns.
+    """
+    session.add(MatchEvent(match_id=match_id, seq=seq, seat=seat, action=action))
+    if result is not None:
+        match = session.get(Match, match_id)
+        room = session.get(Room, room_id)
+        assert match is not None and room is not None
+        match.status = "finished"
+        match.scores, match.winners = result
+        match.finished_at = utcnow()
+        room.status = "finished"
+    session.commit()
+
+
+def load_match(*, session: Session, match_id: str) -> Match | None:
+    return session.get(Match, match_id)
+
+
+def load_events(*, session: Session, match_id: str) -> list[MatchEvent]:
+    return list(
+        session.scalars(
+            select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.seq)
+        )
+    )
+
+
+def playing_room_ids(*, session: Session) -> list[str]:
+    return list(session.scalars(select(Room.id).where(Room.status == "playing")))
+
+
+def public_rooms(*, session: Session, limit: int = 100) -> list[Room]:
+    return list(
+        session.scalars(
+            select(Room)
+            .options(selectinload(Room.seats))
+            .where(Room.visibility == "public", Room.status.in_(("waiting", "playing")))
+            .order_by(Room.created_at.desc())
+            .limit(limit)
+        )
+    )
+
+
+def finished_matches(
+    *,
+    session: Session,
+    game: str | None,
+    user_id: str | None,
+    viewer_id: str | None,
+    limit: int,
+) -> list[Match]:
+    """Finished matches, newest first: from public rooms, plus the viewer's own.
+
+    With ``user_id``, only that user's matches (the private ones only if the viewer is them).
+    """
+    query = select(Match).where(Match.status == "finished")
+    if game:
+        query = query.where(Match.game == game)
+    mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
+    public = select(Room.match_id).where(Room.visibility == "public", Room.match_id.is_not(None))
+    if user_id:
+        theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == user_id)
+        query = query.where(Match.id.in_(theirs))
+        if user_id != viewer_id:
+            query = query.where(Match.id.in_(public))
+    else:
+        query = query.where(or_(Match.id.in_(public), Match.id.in_(mine)))
+    query = query.order_by(Match.finished_at.desc(), Match.id).limit(limit)
+    return list(session.scalars(query))

@@ -1,0 +1,58 @@
+"""Helpers for driving the server in tests: app construction and a seated room."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+
+
+def make_settings(url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    return Settings(
+        database_url=url,
+        secret_key="test-secret",
+        data_dir=tmp_path,
+        bot_delay=0.0,
+        **overrides,
+    )
+
+
+@contextmanager
+def running(app: Any) -> Iterator[Callable[[str | None], TestClient]]:
+    """Run the app (lifespan included) and hand out clients that share its event loop.
+
+    Each client is a browser's worth: its own cookie jar, with a guest session when named.
+    """
+    with TestClient(app) as main:
+
+        def new_client(name: str | None = None) -> TestClient:
+            client = TestClient(app)
+            client.portal = main.portal  # one event loop for every client, as in a server
+            if name is not None:
+                response = client.post("/api/session", json={"name": name})
+                assert response.status_code == 200, response.text
+            return client
+
+        yield new_client
+
+
+def make_app(url: str, tmp_path: Path, **overrides: Any) -> Any:
+    return create_app(make_settings(url, tmp_path, **overrides))
+
+
+def started_room(
+    host: TestClient, guests: list[TestClient], game: str = "cupid", **body: Any
+) -> dict[str, Any]:
+    """Create a room, seat everyone, start it; return the room description."""
+    room = host.post("/api/rooms", json={"game": game, "seats": 1 + len(guests), **body}).json()
+    for guest in guests:
+        assert guest.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    response = host.post(f"/api/rooms/{room['id']}/start")
+    assert response.status_code == 200, response.text
+    return response.json()
