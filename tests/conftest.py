@@ -49,6 +49,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
+def postgres_url(tmp_path: Path) -> str:
+    """A migrated, empty PostgreSQL database (required in CI, skipped elsewhere without it)."""
+    url = database_url_for("postgresql", tmp_path)
+    upgrade_to_head(url)
+    return url
+
+
+@pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     url = f"sqlite:///{tmp_path / 'parlour.db'}"
     upgrade_to_head(url)
