@@ -133,6 +133,10 @@ class CupidState:
     winner: int  # -1 until someone reaches the target
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _other(seat: int) -> int:
     return 1 - seat
 
@@ -434,7 +438,7 @@ class CupidRules:
             "last": last,
             "target": state.target,
             "round": state.round,
-            "trick_number": state.tricks_played + (0 if state.phase == "draw" else 1),
+            "trick_number": state.tricks_played + (1 if state.phase == "play" else 0),
             "tricks_per_round": TRICKS_PER_ROUND,
             "leader": state.trick[0][0] if state.trick else state.next_leader,
             "trick": [{"seat": s, "card": c} for s, c in state.trick],
@@ -449,29 +453,34 @@ class CupidRules:
         }
 
     def _message(self, state: CupidState, seat: int | None) -> str:
-        def who(s: int) -> str:
-            return "You" if s == seat else f"Seat {s + 1}"
+        def who(s: int, start: bool = True) -> str:
+            if s == seat:
+                return "You" if start else "you"
+            return f"Seat {s + 1}"
+
+        def verb(s: int, you: str, other: str, start: bool = True) -> str:
+            return f"{who(s, start)} {you if s == seat else other}"
 
         if state.phase == "over":
-            return f"{who(state.winner)} reached {state.target} points and won the match."
+            return f"{who(state.winner)} reached {state.target} points and won."
         if state.phase == "draw":
-            return (
-                f"{who(state.last_winner)} won the trick for {state.last_points} points "
-                "and chooses: the stock's top card or the turn-up."
-            )
+            took = f"{who(state.last_winner)} won the trick ({_points(state.last_points)})"
+            choose = verb(state.turn, "choose", "chooses", start=False)
+            return f"{took}; {choose} the stock's top card or the turn-up."
         if state.trick:
-            return f"{who(state.turn)} to answer the lead."
-        if state.tricks_played == 0 and state.previous:
-            return (
-                f"Round {state.round}: {who(state.dealer)} dealt and leads "
-                f"(the last round's prize trick was worth {state.previous[4]} points)."
-            )
+            return f"{verb(state.turn, 'answer', 'answers')} the lead."
         if state.tricks_played == 0:
-            return f"Round {state.round}: {who(state.dealer)} dealt and leads the first trick."
+            opening = (
+                f"Round {state.round}: "
+                f"{verb(state.dealer, 'deal and lead', 'deals and leads', start=False)}."
+            )
+            if state.previous:
+                opening += f" Last round's prize trick: {_points(state.previous[4])}."
+            return opening
         note = ""
         if state.next_leader != state.last_winner:
             note = " (the trick was won with the Jack, so the loser leads)"
-        return f"{who(state.turn)} to lead{note}."
+        return f"{verb(state.turn, 'lead', 'leads')} the next trick{note}."
 
     def is_over(self, state: CupidState) -> bool:
         return state.phase == "over"

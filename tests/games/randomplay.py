@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import games
 from games.base import Rules
-
-MAX_STEPS = 100_000
+from games.bots.selfplay import play_match
 
 
 @dataclass
@@ -40,30 +38,18 @@ def random_match(
     *,
     keep_states: bool = True,
 ) -> Played:
-    """Play a match to the end, each awaited seat choosing a legal action at random.
-
-    The chooser has its own ``random.Random``: the global RNG is never touched.
-    """
-    chooser = random.Random(seed * 7919 + 17)
+    """Play a match to the end by self-play (games.bots.selfplay), keeping what it passed."""
     opts = dict(options or {})
-    state = rules.new_game(seats, seed, opts, deck)
-    played = Played(rules.name, seats, seed, opts, deck, [state])
-    for _ in range(MAX_STEPS):
-        to_act = rules.to_act(state)
-        if not to_act:
-            assert rules.is_over(state), "nobody is awaited but the match is not over"
-            return played
-        seat = chooser.choice(to_act)
-        legal = rules.legal_actions(state, seat)
-        assert legal, f"seat {seat} is awaited but has no legal action"
-        action = chooser.choice(legal)
-        state = rules.apply(state, seat, action)
-        played.log.append((seat, action))
-        if keep_states:
+    played = Played(rules.name, seats, seed, opts, deck)
+
+    def keep(state: Any) -> None:
+        if keep_states or not played.states:
             played.states.append(state)
         else:
-            played.states[-1:] = [state]
-    raise AssertionError(f"{rules.name}: match with seed {seed} did not end in {MAX_STEPS} steps")
+            played.states[-1] = state
+
+    _, played.log = play_match(rules, seats, seed, opts, deck, on_state=keep)
+    return played
 
 
 def seat_counts(rules: Rules) -> list[int]:

@@ -1,0 +1,116 @@
+"""Engine benchmark: full random matches per second and actions per second, per game.
+
+Each figure is the median of several timed runs on one core (this process), playing
+self-play matches (games.bots.selfplay) with fixed seeds. Prints a table and writes it
+to the "## Engine" section of docs/benchmarks.md.
+
+    python -m bench.engine [--runs 5] [--matches 100] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import games
+from bench import machine
+from games.bots.selfplay import play_match
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+
+# (label, game, seats, options): every game at its usual table, Cups also with variants on.
+CASES: list[tuple[str, str, int, dict[str, Any]]] = [
+    ("Cupid", "cupid", 2, {}),
+    ("Coins", "coins", 3, {}),
+    ("Cups, defaults, 4 seats", "cups", 4, {}),
+    (
+        "Cups, all variants on (democratic_league), 4 seats",
+        "cups",
+        4,
+        {
+            "cups_aside": True,
+            "sit_out": True,
+            "shortfall": "democratic_league",
+            "graveyard_counts": "double",
+        },
+    ),
+    (
+        "Cups, all variants on (magellan), 4 seats",
+        "cups",
+        4,
+        {
+            "cups_aside": True,
+            "sit_out": True,
+            "shortfall": "magellan",
+            "graveyard_counts": "double",
+        },
+    ),
+    ("Royal Wife-Swap, 4 seats", "wifeswap", 4, {}),
+    ("Usurp", "usurp", 2, {}),
+]
+
+
+def measure(
+    game: str, seats: int, options: dict[str, Any], matches: int, runs: int
+) -> tuple[float, float, float]:
+    """Median matches/s, median actions/s, and mean actions per match."""
+    rules = games.get(game)
+    match_rates, action_rates, actions_per_match = [], [], []
+    for run in range(runs):
+        actions = 0
+        started = time.perf_counter()
+        for i in range(matches):
+            _, log = play_match(rules, seats, seed=run * 100_000 + i, options=options)
+            actions += len(log)
+        elapsed = time.perf_counter() - started
+        match_rates.append(matches / elapsed)
+        action_rates.append(actions / elapsed)
+        actions_per_match.append(actions / matches)
+    return (
+        statistics.median(match_rates),
+        statistics.median(action_rates),
+        statistics.mean(actions_per_match),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per game (median)")
+    parser.add_argument("--matches", type=int, default=60, help="matches per run")
+    parser.add_argument("--only", help="only cases whose game name is this")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+
+    rows = [
+        "| game | matches/s | actions/s | actions per match |",
+        "|---|---:|---:|---:|",
+    ]
+    print(f"Engine benchmark — {machine.describe()}")
+    for label, game, seats, options in CASES:
+        if args.only and game != args.only:
+            continue
+        per_s, actions_s, per_match = measure(game, seats, options, args.matches, args.runs)
+        row = f"| {label} | {per_s:,.0f} | {actions_s:,.0f} | {per_match:,.0f} |"
+        rows.append(row)
+        print(row, flush=True)
+    if not args.no_write and not args.only:
+        body = "\n".join(
+            [
+                f"Measured {machine.describe()}.",
+                f"Median of {args.runs} runs x {args.matches} self-play matches per game, one core,"
+                " `make bench` (`python -m bench.engine`).",
+                "",
+                *rows,
+            ]
+        )
+        machine.replace_section(DOC, "## Engine", body)
+        print(f"written to {DOC}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,398 @@
+"""Coins: Mark Steere's three-player trick-taking game with the Spanish 48-card deck.
+
+Rule source: "Coins" by Mark Steere (Board Game Arena game help,
+/work/shared/seeds/001_d6336a4cca594150.txt), with the Coins section of
+/work/shared/RULINGS.md, which wins where the two differ. Our own choices where both are
+silent are written up in docs/rules/coins.md ("Our ruling").
+
+Shape (OpenSpiel style): constants, the trick arithmetic, the frozen state, then the
+contract's verbs in order. There is no obligation to follow suit; who takes a trick depends
+on its shape (three suits: the suit cycle; a pair of one suit: the higher of the pair; one
+suit: the highest). Every Coins card in a won trick is a point, and the match ends the
+moment a player reaches the target, even in the middle of a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.base import (
+    Action,
+    check_dealer,
+    check_deck,
+    check_seats,
+    merge_options,
+    require_legal,
+    rotate,
+)
+from games.cards import SPANISH_RANKS, SPANISH_SUITS, rank_of, rng_for, shuffled, suit_of
+
+SEATS = 3
+HAND_SIZE = 16
+TRICKS_PER_HAND = 16
+TARGETS = (10, 15, 20)
+DEFAULT_TARGET = 15
+COINS = "O"
+
+# Cups beat Coins, Coins beat Swords, Swords beat Clubs, Clubs beat Cups (RULINGS.md).
+CYCLE = ("C", "O", "S", "B")
+DECK: tuple[str, ...] = tuple(rank + suit for suit in SPANISH_SUITS for rank in SPANISH_RANKS)
+# Lower is stronger: A K N J 9 ... 2.
+STRENGTH = {rank: i for i, rank in enumerate(SPANISH_RANKS)}
+SUIT_NAMES = {"C": "cups", "O": "coins", "S": "swords", "B": "clubs"}
+
+
+# --- trick arithmetic ---------------------------------------------------------------
+
+
+def _higher(cards: Sequence[str]) -> str:
+    return min(cards, key=lambda c: STRENGTH[rank_of(c)])
+
+
+def winning_card(cards: Sequence[str]) -> str:
+    """The card that takes a three-card trick (TRICK CARD VALUES and RULINGS.md)."""
+    suits = [suit_of(c) for c in cards]
+    distinct = set(suits)
+    if len(distinct) == 3:
+        # Three suits: the suit after the missing one in the cycle beats the other two.
+        missing = next(s for s in CYCLE if s not in distinct)
+        top = CYCLE[(CYCLE.index(missing) + 1) % len(CYCLE)]
+        return next(c for c in cards if suit_of(c) == top)
+    if len(distinct) == 2:
+        pair_suit = next(s for s in distinct if suits.count(s) == 2)
+        return _higher([c for c in cards if suit_of(c) == pair_suit])
+    return _higher(cards)
+
+
+def coin_points(cards: Sequence[str]) -> int:
+    """Each Coins card in a trick is one point."""
+    return sum(1 for c in cards if suit_of(c) == COINS)
+
+
+def _hand_key(card: str) -> tuple[int, int]:
+    return (CYCLE.index(suit_of(card)), STRENGTH[rank_of(card)])
+
+
+# --- state ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoinsState:
+    """Everything about a Coins match; immutable, so ``==`` compares matches."""
+
+    seed: int | str
+    options: tuple[tuple[str, Any], ...]
+    target: int
+    counter: int  # the next shuffle's counter (games.cards.shuffled)
+    hand_no: int  # 1-based
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    won: tuple[tuple[str, ...], ...]  # collected tricks per seat, face down
+    trick: tuple[tuple[int, str], ...]  # (seat, card) in play order
+    last_trick: tuple[tuple[int, str], ...]  # shown until the next trick starts
+    last_winner: int  # -1 when no trick yet this hand
+    last_points: int
+    leader: int
+    turn: int
+    tricks_played: int  # this hand
+    scores: tuple[int, ...]
+    hand_points: tuple[int, ...]
+    tricks_taken: tuple[int, ...]  # this hand
+    last: tuple[tuple[str, Any], ...]  # the last action, publicly; () at the start
+    previous: tuple[int, ...]  # last hand: (hand, points per seat..., last-trick winner)
+    winner: int  # -1 until someone reaches the target
+
+    @property
+    def over(self) -> bool:
+        return self.winner >= 0
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
+
+
+def _start_hand(
+    state: CoinsState, cards: Sequence[str], dealer: int, hand_no: int, counter: int
+) -> CoinsState:
+    """Deal the whole deck one at a time clockwise from the dealer's left; left leads."""
+    hands: list[list[str]] = [[] for _ in range(SEATS)]
+    for i, card in enumerate(cards):
+        hands[rotate(dealer, 1 + i, SEATS)].append(card)
+    leader = rotate(dealer, 1, SEATS)
+    return replace(
+        state,
+        counter=counter,
+        hand_no=hand_no,
+        dealer=dealer,
+        hands=tuple(tuple(sorted(h, key=_hand_key)) for h in hands),
+        won=((),) * SEATS,
+        trick=(),
+        last_trick=(),
+        last_winner=-1,
+        last_points=0,
+        leader=leader,
+        turn=leader,
+        tricks_played=0,
+        hand_points=(0,) * SEATS,
+        tricks_taken=(0,) * SEATS,
+    )
+
+
+class CoinsRules:
+    """The Coins rules engine (games.base.Rules)."""
+
+    name = "coins"
+    title = "Coins"
+    min_seats = SEATS
+    max_seats = SEATS
+    lower_scores_win = False
+
+    # --- options and setup --------------------------------------------------------
+
+    def default_options(self) -> dict[str, Any]:
+        return {"target": DEFAULT_TARGET}
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "target",
+                "label": "Points to win",
+                "type": "choice",
+                "default": DEFAULT_TARGET,
+                "choices": list(TARGETS),
+            }
+        ]
+
+    def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return list(DECK)
+
+    def new_game(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> CoinsState:
+        check_seats(self, seats)
+        opts = merge_options(self.default_options(), options, {"target": TARGETS})
+        dealer = check_dealer(opts, seats)
+        cards = check_deck(deck, DECK)
+        if dealer is None:
+            # "The oldest player" deals first; a website does not know ages, so the
+            # seeded RNG picks (RULINGS.md: first dealer random).
+            dealer = rng_for(seed, 0).randrange(SEATS)
+        # Counter 0 picks the dealer, counter 1 is the first deal (even when a stacked deck
+        # replaces it), so later deals do not depend on how the first was made.
+        if cards is None:
+            cards = list(shuffled(DECK, seed, 1))
+        blank = CoinsState(
+            seed=seed,
+            options=tuple(sorted(opts.items())),
+            target=opts["target"],
+            counter=2,
+            hand_no=1,
+            dealer=dealer,
+            hands=((),) * SEATS,
+            won=((),) * SEATS,
+            trick=(),
+            last_trick=(),
+            last_winner=-1,
+            last_points=0,
+            leader=dealer,
+            turn=dealer,
+            tricks_played=0,
+            scores=(0,) * SEATS,
+            hand_points=(0,) * SEATS,
+            tricks_taken=(0,) * SEATS,
+            last=(),
+            previous=(),
+            winner=-1,
+        )
+        return _start_hand(blank, cards, dealer, 1, 2)
+
+    # --- whose turn and what they may do --------------------------------------------
+
+    def to_act(self, state: CoinsState) -> list[int]:
+        return [] if state.over else [state.turn]
+
+    def legal_actions(self, state: CoinsState, seat: int) -> list[Action]:
+        if state.over or seat != state.turn:
+            return []
+        # No obligation to follow suit: any card in hand may be played.
+        return [{"type": "play", "card": card} for card in state.hands[seat]]
+
+    def _explain(self, state: CoinsState, seat: int, action: Action) -> str | None:
+        if action.get("type") != "play":
+            return None
+        if set(action) != {"type", "card"}:
+            return "A play names one card and nothing else."
+        card = action.get("card")
+        if isinstance(card, str) and card in DECK:
+            return f"You do not hold {card}."
+        return f"{card!r} is not a card of the Spanish deck."
+
+    # --- the verbs --------------------------------------------------------------------
+
+    def apply(self, state: CoinsState, seat: int, action: Action) -> CoinsState:
+        card = require_legal(self, state, seat, action, explain=self._explain)["card"]
+        hands = tuple(
+            tuple(c for c in hand if c != card) if i == seat else hand
+            for i, hand in enumerate(state.hands)
+        )
+        won = state.won
+        last_trick = state.last_trick
+        if not state.trick and last_trick:
+            # A new trick starts: the shown trick is collected face down.
+            cards = tuple(c for _, c in last_trick)
+            won = tuple(w + cards if i == state.last_winner else w for i, w in enumerate(won))
+            last_trick = ()
+        trick = (*state.trick, (seat, card))
+        state = replace(
+            state,
+            hands=hands,
+            won=won,
+            last_trick=last_trick,
+            trick=trick,
+            last=(("seat", seat), ("type", "play"), ("card", card)),
+        )
+        if len(trick) < SEATS:
+            return replace(state, turn=rotate(seat, 1, SEATS))
+        return self._finish_trick(state)
+
+    def _finish_trick(self, state: CoinsState) -> CoinsState:
+        cards = [c for _, c in state.trick]
+        top = winning_card(cards)
+        winner = next(s for s, c in state.trick if c == top)
+        points = coin_points(cards)
+        state = replace(
+            state,
+            trick=(),
+            last_trick=state.trick,
+            last_winner=winner,
+            last_points=points,
+            scores=_add(state.scores, winner, points),
+            hand_points=_add(state.hand_points, winner, points),
+            tricks_taken=_add(state.tricks_taken, winner, 1),
+            tricks_played=state.tricks_played + 1,
+            leader=winner,
+            turn=winner,
+        )
+        if state.scores[winner] >= state.target:
+            return replace(state, winner=winner)
+        if state.tricks_played < TRICKS_PER_HAND:
+            return state
+        # Nobody reached the target: the player to the right of the last trick's winner
+        # deals the next hand, so that winner (the dealer's left) leads again.
+        previous = (state.hand_no, *state.hand_points, winner)
+        cards = shuffled(DECK, state.seed, state.counter)
+        dealer = rotate(winner, -1, SEATS)
+        state = replace(state, previous=previous)
+        return _start_hand(state, cards, dealer, state.hand_no + 1, state.counter + 1)
+
+    # --- what each seat sees ---------------------------------------------------------
+
+    def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
+        hidden = self.hidden_cards(state, seat)
+        last: dict[str, Any] | None = None
+        if state.last:
+            last = {k: v for k, v in state.last if not (k == "card" and v in hidden)}
+        last_trick = None
+        if state.last_trick:
+            last_trick = {
+                "cards": [{"seat": s, "card": c} for s, c in state.last_trick],
+                "winner": state.last_winner,
+                "points": state.last_points,
+            }
+        previous = None
+        if state.previous:
+            previous = {
+                "hand": state.previous[0],
+                "points": list(state.previous[1 : 1 + SEATS]),
+                "last_trick_winner": state.previous[1 + SEATS],
+            }
+        return {
+            "game": self.name,
+            "seats": SEATS,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "scores": self.scores(state),
+            "legal_actions": [] if seat is None else self.legal_actions(state, seat),
+            "over": state.over,
+            "winners": self.winners(state),
+            "dealer": state.dealer,
+            "hand": [] if seat is None else list(state.hands[seat]),
+            "hand_sizes": [len(h) for h in state.hands],
+            "phase": "over" if state.over else "play",
+            "message": self._message(state, seat),
+            "last": last,
+            "target": state.target,
+            "hand_number": state.hand_no,
+            "trick_number": state.tricks_played + (0 if state.over else 1),
+            "tricks_per_hand": TRICKS_PER_HAND,
+            "leader": state.leader,
+            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "last_trick": last_trick,
+            "hand_points": list(state.hand_points),
+            "tricks_taken": list(state.tricks_taken),
+            "previous_hand": previous,
+            "suit_cycle": ["cups", "coins", "swords", "clubs"],
+        }
+
+    def _message(self, state: CoinsState, seat: int | None) -> str:
+        def who(s: int, start: bool = True) -> str:
+            if s == seat:
+                return "You" if start else "you"
+            return f"Seat {s + 1}"
+
+        def verb(s: int, you: str, other: str, start: bool = True) -> str:
+            return f"{who(s, start)} {you if s == seat else other}"
+
+        if state.over:
+            return f"{who(state.winner)} reached {state.target} points and won."
+        if state.trick:
+            return f"{verb(state.turn, 'play', 'plays')} to the trick."
+        if state.tricks_played == 0:
+            return (
+                f"Hand {state.hand_no}: {who(state.dealer, start=False)} dealt; "
+                f"{verb(state.turn, 'lead', 'leads', start=False)}."
+            )
+        return (
+            f"{who(state.last_winner)} took the trick ({_points(state.last_points)}); "
+            f"{verb(state.turn, 'lead', 'leads', start=False)} the next."
+        )
+
+    def is_over(self, state: CoinsState) -> bool:
+        return state.over
+
+    def scores(self, state: CoinsState) -> list[int]:
+        return list(state.scores)
+
+    def winners(self, state: CoinsState) -> list[int]:
+        return [state.winner] if state.over else []
+
+    # --- introspection for the contract test ------------------------------------------
+
+    def zones(self, state: CoinsState) -> dict[str, list[str]]:
+        zones = {f"hand{s}": list(state.hands[s]) for s in range(SEATS)}
+        zones.update({f"won{s}": list(state.won[s]) for s in range(SEATS)})
+        zones["trick"] = [c for _, c in state.trick]
+        zones["last_trick"] = [c for _, c in state.last_trick]
+        return zones
+
+    def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
+        # Collected tricks lie face down; the trick on the table and the last completed
+        # trick are public.
+        hidden = [c for w in state.won for c in w]
+        for s in range(SEATS):
+            if s != seat:
+                hidden.extend(state.hands[s])
+        return frozenset(hidden)
+
+
+RULES = CoinsRules()

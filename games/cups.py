@@ -1,0 +1,677 @@
+"""Cups: the shedding game played with the 56-card tarot minor arcana.
+
+Rule source: the "Simple Rules" of Cups (/work/shared/seeds/002_cd8d56743a295633.txt), read
+through the Cups section of /work/shared/RULINGS.md, which wins wherever the two differ. Our
+own choices where both are silent are written up in docs/rules/cups.md ("Our ruling").
+
+Shape (OpenSpiel style): constants, the card arithmetic, the frozen state, a small mutable
+working copy used inside one turn, then the contract's verbs in order. Players shed cards
+onto the dump; spot and court cards of another suit make them draw, an Ace asks everyone
+else for a gift, a Cup of the same value takes three dump cards and becomes an active Cup
+that reverses play. A player who cannot play lays their hand face up as a graveyard batch.
+Cups leave the game whenever the stack runs short; the game ends when someone sheds every
+card, when no Cup is left in play, or at the turn cap, and fewer cards is better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.base import (
+    Action,
+    check_dealer,
+    check_deck,
+    check_seats,
+    merge_options,
+    require_legal,
+    top_scorers,
+)
+from games.cards import TAROT_RANKS, card_name, rng_for, shuffled, tarot_deck
+
+HAND_SIZE = 7
+TAKE = 3  # a Cup takes the top three dump cards
+TURN_CAP = 2000
+CUP = "C"
+RIGHT = -1  # play starts to the right (seat - 1) and reverses on every active Cup
+LEFT = 1
+
+SHORTFALLS = ("forgiven", "democratic_league", "magellan")
+GRAVEYARD_COUNTS = ("single", "double", "none")
+GRAVEYARD_WEIGHT = {"single": 1, "double": 2, "none": 0}
+
+DECK: tuple[str, ...] = tuple(tarot_deck())
+# A=1 ... 10=10, Page 11, Knight 12, Queen 13, King 14 (RULINGS.md).
+VALUE: dict[str, int] = {card: TAROT_RANKS.index(card[:-1]) + 1 for card in DECK}
+SUIT: dict[str, str] = {card: card[-1] for card in DECK}
+SUIT_WORDS = {"C": "Cups", "O": "Coins", "S": "Swords", "W": "Wands"}
+
+
+# --- card arithmetic ------------------------------------------------------------------
+
+
+def playable(active: str, card: str) -> bool:
+    """Whether ``card`` may be played on ``active`` ("" = an empty dump: anything goes)."""
+    if not active:
+        return True
+    suit = SUIT[active]
+    other = SUIT[card]
+    if suit == CUP:
+        return other != CUP
+    if other == suit:
+        return VALUE[card] > VALUE[active] or VALUE[card] == 1
+    if other == CUP:
+        return VALUE[card] == VALUE[active]
+    return True  # any card of another non-Cup suit (it makes its player draw)
+
+
+def _name(card: str) -> str:
+    return card_name(card, "tarot")
+
+
+# --- state ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CupsState:
+    """Everything about a match of Cups; immutable, so ``==`` compares matches."""
+
+    seats: int
+    seed: int | str
+    options: tuple[tuple[str, Any], ...]
+    cups_aside: bool
+    sit_out: bool
+    shortfall: str
+    graveyard_counts: str
+    shuffles: int  # the next shuffle counter for games.cards.shuffled
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    graveyards: tuple[tuple[tuple[str, ...], ...], ...]  # per seat, batches oldest first
+    stack: tuple[str, ...]  # face down, top first
+    dump: tuple[str, ...]  # face up, bottom first (the top is last)
+    active: str  # the active card ("" when the dump is empty); may be an aside Cup
+    aside: tuple[str, ...]  # Cups put aside (option cups_aside); out of play
+    out: tuple[str, ...]  # face-up cards that left the game at a reshuffle
+    discarded: tuple[str, ...]  # face-down stacks discarded (shortfall democratic_league)
+    direction: int  # RIGHT or LEFT
+    current: int  # whose turn it is (the Ace's player during a gift step)
+    turn: int  # completed turns
+    phase: str  # "play", "gift" or "over"
+    gifts: tuple[str, ...]  # per seat during a gift step: the card chosen, "" for none
+    waiting: tuple[int, ...]  # givers who have not chosen yet
+    winners: tuple[int, ...]
+    ended: str  # "", "win", "no_cups", "no_hands" or "cap"
+    last: tuple[tuple[str, Any], ...] | None
+
+
+class _Turn:
+    """A mutable working copy of the table for the end of one turn."""
+
+    def __init__(self, state: CupsState) -> None:
+        self.state = state
+        self.hands = [list(h) for h in state.hands]
+        self.graveyards = [list(g) for g in state.graveyards]
+        self.stack = list(state.stack)
+        self.dump = list(state.dump)
+        self.active = state.active
+        self.aside = list(state.aside)
+        self.out = list(state.out)
+        self.discarded = list(state.discarded)
+        self.shuffles = state.shuffles
+        self.short = False  # a draw found the stack short or empty this turn
+        self.missing = 0  # cards a draw could not take (dealt by the magellan variant)
+        self.picked_up: list[int] = []
+
+    def draw(self, seat: int, count: int) -> int:
+        """Draw ``count`` cards for ``seat`` as the shortfall option says; returns how many."""
+        if count <= len(self.stack):
+            self.hands[seat].extend(self.stack[:count])
+            del self.stack[:count]
+            return count
+        self.short = True
+        if self.state.shortfall == "democratic_league":
+            # The too-small stack leaves the game; the draw comes from the bottom of the
+            # dump, never its top card.
+            self.discarded.extend(self.stack)
+            self.stack.clear()
+            pool = len(self.dump) - 1
+            took = max(0, min(count, pool))
+            self.hands[seat].extend(self.dump[:took])
+            del self.dump[:took]
+            return took
+        took = len(self.stack)
+        self.hands[seat].extend(self.stack)
+        self.stack.clear()
+        if self.state.shortfall == "magellan":
+            self.missing = count - took
+        return took
+
+    def reshuffle(self, played: str | None) -> None:
+        """The card just played (or the active card) and every Cup in the dump leave the
+        game; the rest of the dump becomes the stack and its top card is turned."""
+        leaving = played if played is not None else self.active
+        if leaving and self.dump and self.dump[-1] == leaving:
+            self.out.append(self.dump.pop())
+        self.out.extend(card for card in self.dump if SUIT[card] == CUP)
+        rest = [card for card in self.dump if SUIT[card] != CUP]
+        self.stack = list(shuffled(self.stack + rest, self.state.seed, self.shuffles))
+        self.shuffles += 1
+        self.dump = []
+        self.active = ""
+        # Magellan: after the turn of the new active card, the cards the draw missed are
+        # dealt face up onto the dump; the last one dealt is the active card.
+        for _ in range(1 + self.missing):
+            if not self.stack:
+                break
+            self.active = self.stack.pop(0)
+            self.dump.append(self.active)
+
+    def freeze(self, **changes: Any) -> CupsState:
+        return replace(
+            self.state,
+            hands=tuple(tuple(h) for h in self.hands),
+            graveyards=tuple(tuple(g) for g in self.graveyards),
+            stack=tuple(self.stack),
+            dump=tuple(self.dump),
+            active=self.active,
+            aside=tuple(self.aside),
+            out=tuple(self.out),
+            discarded=tuple(self.discarded),
+            shuffles=self.shuffles,
+            **changes,
+        )
+
+
+def _frozen(last: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The public record of the last action, with lists made tuples so states stay frozen."""
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in last.items())
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    names = [f"Seat {s}" for s in seats]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class CupsRules:
+    """The rules of Cups behind the games.base.Rules contract."""
+
+    name = "cups"
+    title = "Cups"
+    min_seats = 2
+    max_seats = 6
+    lower_scores_win = True  # scores are cards left
+
+    def default_options(self) -> dict[str, Any]:
+        return {
+            "cups_aside": False,
+            "sit_out": False,
+            "shortfall": "forgiven",
+            "graveyard_counts": "single",
+        }
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "cups_aside",
+                "label": "Played Cups go to a side pile",
+                "type": "bool",
+                "default": False,
+            },
+            {
+                "name": "sit_out",
+                "label": "Empty-handed players sit out (children's game)",
+                "type": "bool",
+                "default": False,
+            },
+            {
+                "name": "shortfall",
+                "label": "Drawing from a short stack",
+                "type": "choice",
+                "default": "forgiven",
+                "choices": list(SHORTFALLS),
+            },
+            {
+                "name": "graveyard_counts",
+                "label": "Graveyard cards count",
+                "type": "choice",
+                "default": "single",
+                "choices": list(GRAVEYARD_COUNTS),
+            },
+        ]
+
+    def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return list(DECK)
+
+    def new_game(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> CupsState:
+        check_seats(self, seats)
+        opts = merge_options(
+            self.default_options(),
+            options,
+            {"shortfall": SHORTFALLS, "graveyard_counts": GRAVEYARD_COUNTS},
+        )
+        dealer = check_dealer(opts, seats)
+        if dealer is None:
+            dealer = rng_for(seed, 0).randrange(seats)
+        cards = check_deck(deck, DECK)
+        order = list(cards) if cards is not None else list(shuffled(DECK, seed, 1))
+        # The first player is the dealer's right; the deal goes the way of play, one card
+        # at a time, starting with the first player.
+        first = (dealer + RIGHT) % seats
+        hands: list[list[str]] = [[] for _ in range(seats)]
+        pos = 0
+        for _ in range(HAND_SIZE):
+            for k in range(seats):
+                hands[(first + k * RIGHT) % seats].append(order[pos])
+                pos += 1
+        return CupsState(
+            seats=seats,
+            seed=seed,
+            options=tuple(sorted(opts.items())),
+            cups_aside=opts["cups_aside"],
+            sit_out=opts["sit_out"],
+            shortfall=opts["shortfall"],
+            graveyard_counts=opts["graveyard_counts"],
+            shuffles=2,  # counter 0 chose the dealer, counter 1 shuffled the first deal
+            dealer=dealer,
+            hands=tuple(tuple(h) for h in hands),
+            graveyards=tuple(() for _ in range(seats)),
+            stack=tuple(order[pos + 1 :]),
+            dump=(order[pos],),
+            active=order[pos],
+            aside=(),
+            out=(),
+            discarded=(),
+            direction=RIGHT,
+            current=first,
+            turn=0,
+            phase="play",
+            gifts=tuple("" for _ in range(seats)),
+            waiting=(),
+            winners=(),
+            ended="",
+            last=None,
+        )
+
+    # --- whose move and which moves --------------------------------------------------
+
+    def to_act(self, state: CupsState) -> list[int]:
+        if state.phase == "gift":
+            return list(state.waiting)
+        if state.phase == "play":
+            return [state.current]
+        return []
+
+    def legal_actions(self, state: CupsState, seat: int) -> list[Action]:
+        if state.phase == "gift":
+            if seat not in state.waiting:
+                return []
+            gifts: list[Action] = [{"type": "gift", "card": c} for c in state.hands[seat]]
+            gifts.append({"type": "gift", "card": None})
+            return gifts
+        if state.phase != "play" or seat != state.current:
+            return []
+        cards = [c for c in state.hands[seat] if playable(state.active, c)]
+        if not cards:
+            return [{"type": "graveyard"}]
+        return [{"type": "play", "card": c} for c in cards]
+
+    def _explain(self, state: CupsState, seat: int, action: Action) -> str | None:
+        kind = action["type"]
+        allowed = {"play": {"type", "card"}, "gift": {"type", "card"}, "graveyard": {"type"}}
+        if kind in allowed and set(action) - allowed[kind]:
+            return f"A {kind} action has only the fields: {', '.join(sorted(allowed[kind]))}."
+        if state.phase == "gift":
+            if kind != "gift":
+                return (
+                    f"Seat {state.current} played an ace: everyone else now gives one card "
+                    "from their hand, or none."
+                )
+            return "You can give only a card from your own hand, or none (card null)."
+        if kind == "gift":
+            return "There is no gift to give now: gifts follow an ace."
+        hand = state.hands[seat]
+        card = action.get("card")
+        if kind == "graveyard":
+            return (
+                "You hold a card you can play, so you must play it; the graveyard is only for "
+                "a hand with no playable card."
+            )
+        if kind != "play":
+            return None
+        if not isinstance(card, str) or card not in hand:
+            return "You do not hold that card."
+        active = state.active
+        if SUIT[active] == CUP:
+            return "On an active Cup you may play any card except another Cup."
+        suit = SUIT_WORDS[SUIT[active]]
+        return (
+            f"On the {_name(active)} you may play a higher card of {suit}, the ace of {suit}, "
+            "any card of another suit that is not Cups, or the Cup of the same value."
+        )
+
+    # --- applying an action ----------------------------------------------------------
+
+    def apply(self, state: CupsState, seat: int, action: Action) -> CupsState:
+        act = require_legal(self, state, seat, action, explain=self._explain)
+        if act["type"] == "gift":
+            return self._gift(state, seat, act["card"])
+        if act["type"] == "graveyard":
+            return self._graveyard(state, seat)
+        return self._play(state, seat, act["card"])
+
+    def _in_game(self, state: CupsState, seat: int) -> bool:
+        """Whether ``seat`` still takes part (only the sit_out option takes players out)."""
+        return not state.sit_out or bool(state.hands[seat])
+
+    def _play(self, state: CupsState, seat: int, card: str) -> CupsState:
+        work = _Turn(state)
+        hand = work.hands[seat]
+        hand.remove(card)
+        active = state.active
+        last: dict[str, Any] = {"seat": seat, "type": "play", "card": card}
+        reverse = False
+        played: str | None = None  # the card that leaves the game if the stack runs short
+        if not active:
+            effect = "free"  # an empty dump: any card, no effect
+        elif SUIT[active] == CUP:
+            effect = "reverse"
+            reverse = True
+        elif SUIT[card] == SUIT[active] and VALUE[card] == 1:
+            effect = "ace"
+        elif SUIT[card] == SUIT[active]:
+            effect = "higher"
+        elif SUIT[card] == CUP:
+            effect = "take"
+        else:
+            effect = "draw"
+        last["effect"] = effect
+
+        if effect == "take":
+            # The take includes the active card: the top three of the dump, or all of it.
+            taken = work.dump[-TAKE:]
+            del work.dump[-TAKE:]
+            hand.extend(taken)
+            last["took"] = len(taken)
+            if state.cups_aside:
+                work.aside.append(card)  # still the active Cup for the next play
+            else:
+                work.dump.append(card)
+        else:
+            work.dump.append(card)
+        work.active = card
+
+        if effect == "draw":
+            if VALUE[card] <= 10:
+                count = VALUE[card]
+            else:
+                count = sum(1 for s in range(state.seats) if s == seat or self._in_game(state, s))
+            last["drew"] = work.draw(seat, count)
+            played = card
+
+        if effect == "ace":
+            givers = tuple(s for s in range(state.seats) if s != seat and self._in_game(state, s))
+            if givers:
+                return work.freeze(phase="gift", waiting=givers, last=_frozen(last))
+        return self._end_turn(work, seat, last, reverse, played)
+
+    def _graveyard(self, state: CupsState, seat: int) -> CupsState:
+        work = _Turn(state)
+        batch = work.hands[seat]
+        work.graveyards[seat].append(tuple(batch))
+        work.hands[seat] = []
+        drew = work.draw(seat, len(batch))
+        last = {"seat": seat, "type": "graveyard", "cards": len(batch), "drew": drew}
+        return self._end_turn(work, seat, last, False, None)
+
+    def _gift(self, state: CupsState, seat: int, card: str | None) -> CupsState:
+        gifts = list(state.gifts)
+        gifts[seat] = card or ""
+        waiting = tuple(s for s in state.waiting if s != seat)
+        if waiting:
+            # Gifts stay in the givers' hands, unseen, until everyone has chosen.
+            return replace(
+                state,
+                gifts=tuple(gifts),
+                waiting=waiting,
+                last=(("seat", seat), ("type", "gift")),
+            )
+        work = _Turn(state)
+        receiver = state.current
+        givers = []
+        for k in range(1, state.seats):
+            giver = (receiver + k) % state.seats
+            if gifts[giver]:
+                work.hands[giver].remove(gifts[giver])
+                work.hands[receiver].append(gifts[giver])
+                givers.append(giver)
+        last = {"seat": seat, "type": "gift", "to": receiver, "givers": givers}
+        work.state = replace(state, gifts=tuple("" for _ in gifts), waiting=())
+        return self._end_turn(work, receiver, last, False, None)
+
+    def _end_turn(
+        self,
+        work: _Turn,
+        seat: int,
+        last: dict[str, Any],
+        reverse: bool,
+        played: str | None,
+    ) -> CupsState:
+        """The end-of-turn checks, in the order RULINGS.md fixes: empty hands, the stack,
+        no Cups left, the turn cap, then the reversal and the next player."""
+        state = work.state
+        sit_out = state.sit_out
+        n = state.seats
+
+        # Empty hands: pick up the graveyard, or win at once without one.
+        winners = []
+        for s in range(n):
+            if work.hands[s]:
+                continue
+            if not work.graveyards[s]:
+                winners.append(s)
+            elif not sit_out:
+                work.hands[s] = [card for batch in work.graveyards[s] for card in batch]
+                work.graveyards[s] = []
+                work.picked_up.append(s)
+        if work.picked_up:
+            last["picked_up"] = list(work.picked_up)
+        if winners:
+            return self._over(work, last, "win", tuple(winners))
+
+        # The stack: once per turn, after a draw found it short or empty.
+        if work.short:
+            work.reshuffle(played)
+            last["reshuffled"] = True
+
+        # No Cups left in hands, graveyards, stack or dump (or, sitting out, no hands).
+        if not self._cups_in_play(work):
+            return self._over(work, last, "no_cups", None)
+        if sit_out and not any(work.hands):
+            return self._over(work, last, "no_hands", None)
+
+        turn = state.turn + 1
+        if turn >= TURN_CAP:
+            return self._over(work, last, "cap", None)
+
+        direction = -state.direction if reverse else state.direction
+        nxt = seat
+        for _ in range(n):
+            nxt = (nxt + direction) % n
+            if not sit_out or work.hands[nxt]:
+                break
+        return work.freeze(
+            direction=direction,
+            current=nxt,
+            turn=turn,
+            phase="play",
+            last=_frozen(last),
+        )
+
+    @staticmethod
+    def _cups_in_play(work: _Turn) -> bool:
+        for pile in (work.stack, work.dump, *work.hands):
+            if any(SUIT[c] == CUP for c in pile):
+                return True
+        return any(SUIT[c] == CUP for g in work.graveyards for batch in g for c in batch)
+
+    def _over(
+        self,
+        work: _Turn,
+        last: dict[str, Any],
+        ended: str,
+        winners: tuple[int, ...] | None,
+    ) -> CupsState:
+        """End the match; ``winners`` None means the fewest cards win (ties share)."""
+        state = work.freeze(phase="over", ended=ended, last=_frozen(last), turn=work.state.turn + 1)
+        if winners is None:
+            winners = tuple(top_scorers(self.scores(state), lowest=True))
+        return replace(state, winners=winners)
+
+    # --- what each seat sees ---------------------------------------------------------
+
+    def view(self, state: CupsState, seat: int | None) -> dict[str, Any]:
+        over = state.phase == "over"
+        weight = GRAVEYARD_WEIGHT[state.graveyard_counts]
+        graveyards = []
+        for s, batches in enumerate(state.graveyards):
+            covered = batches[:-1]
+            entry: dict[str, Any] = {
+                "top": list(batches[-1]) if batches else [],
+                "covered": sum(len(b) for b in covered),
+                "batches": len(batches),
+                "size": sum(len(b) for b in batches),
+            }
+            if seat == s:
+                # Our ruling: owners may look under their own newest batch.
+                entry["covered_cards"] = [c for b in covered for c in b]
+            graveyards.append(entry)
+        last = None
+        if state.last is not None:
+            last = {k: list(v) if isinstance(v, tuple) else v for k, v in state.last}
+        gift: dict[str, Any] | None = None
+        if state.phase == "gift":
+            gift = {
+                "to": state.current,
+                "awaiting": list(state.waiting),
+                "chosen": [
+                    s for s in range(state.seats) if s != state.current and s not in state.waiting
+                ],
+            }
+            if seat is not None and seat != state.current and seat not in state.waiting:
+                gift["mine"] = state.gifts[seat] or None
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seats": state.seats,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "scores": self.scores(state),
+            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
+            "over": over,
+            "winners": list(state.winners) if over else [],
+            "dealer": state.dealer,
+            "hand": list(state.hands[seat]) if seat is not None else [],
+            "hand_sizes": [len(h) for h in state.hands],
+            "phase": state.phase,
+            "message": self._message(state),
+            "last": last,
+            "current": state.current,
+            "direction": "right" if state.direction == RIGHT else "left",
+            "active": state.active or None,
+            "active_is_cup": bool(state.active) and SUIT[state.active] == CUP,
+            "dump": list(state.dump),
+            "dump_size": len(state.dump),
+            "stack_size": len(state.stack),
+            "graveyards": graveyards,
+            "graveyard_weight": weight,
+            "aside": list(state.aside),
+            "out": list(state.out),
+            "discarded_size": len(state.discarded),
+            "sitting_out": [s for s in range(state.seats) if state.sit_out and not state.hands[s]],
+            "gift": gift,
+            "turn": state.turn,
+            "turn_cap": TURN_CAP,
+            "ended": state.ended or None,
+            "options": {k: v for k, v in state.options if k != "dealer"},
+        }
+        return view
+
+    def _message(self, state: CupsState) -> str:
+        if state.phase == "over":
+            who = _seat_list(state.winners)
+            verb = "wins" if len(state.winners) == 1 else "share the win"
+            reason = {
+                "win": "by shedding every card",
+                "no_cups": "with the fewest cards: no Cups are left in play",
+                "no_hands": "with the smallest graveyard: nobody has cards in hand",
+                "cap": f"with the fewest cards after {TURN_CAP} turns",
+            }[state.ended]
+            return f"{who} {verb} {reason}."
+        if state.phase == "gift":
+            return (
+                f"Seat {state.current} played an ace: waiting for "
+                f"{_seat_list(state.waiting)} to give a card or none."
+            )
+        if not state.active:
+            return f"Seat {state.current} to play any card on the empty dump."
+        if SUIT[state.active] == CUP:
+            return f"Seat {state.current} to play on an active Cup; then play reverses."
+        return f"Seat {state.current} to play."
+
+    # --- results ---------------------------------------------------------------------
+
+    def is_over(self, state: CupsState) -> bool:
+        return state.phase == "over"
+
+    def scores(self, state: CupsState) -> list[int]:
+        """Cards held: hand plus graveyard (counted once, twice or not at all)."""
+        weight = GRAVEYARD_WEIGHT[state.graveyard_counts]
+        return [
+            len(hand) + weight * sum(len(b) for b in batches)
+            for hand, batches in zip(state.hands, state.graveyards, strict=True)
+        ]
+
+    def winners(self, state: CupsState) -> list[int]:
+        return list(state.winners) if state.phase == "over" else []
+
+    # --- introspection for the contract test -----------------------------------------
+
+    def zones(self, state: CupsState) -> dict[str, list[str]]:
+        zones: dict[str, list[str]] = {
+            "stack": list(state.stack),
+            "dump": list(state.dump),
+            "aside": list(state.aside),
+            "out": list(state.out),
+            "discarded": list(state.discarded),
+        }
+        for s in range(state.seats):
+            zones[f"hand {s}"] = list(state.hands[s])
+            zones[f"graveyard {s}"] = [c for b in state.graveyards[s] for c in b]
+        return zones
+
+    def hidden_cards(self, state: CupsState, seat: int | None) -> frozenset[str]:
+        """Other hands, the stack, discarded stacks and other players' covered batches.
+
+        The dump, the side pile and the cards out of the game are face up; so is every
+        graveyard's newest batch. A player may look at their own covered batches.
+        """
+        hidden = set(state.stack)
+        hidden.update(state.discarded)
+        for s in range(state.seats):
+            if s == seat:
+                continue
+            hidden.update(state.hands[s])
+            for batch in state.graveyards[s][:-1]:
+                hidden.update(batch)
+        return frozenset(hidden)
+
+
+RULES = CupsRules()

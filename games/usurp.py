@@ -1,0 +1,776 @@
+"""Usurp: a two-player game of following suit, bluffing face down and switching the Order.
+
+Rule source: "Usurp" by Noby Nobriga and Rusty Spell (2002),
+../shared/seeds/004_14c4de4770abf0af.txt, as read by the Usurp section of ../shared/RULINGS.md,
+which wins wherever the two differ.
+docs/rules/usurp.md states for players exactly what this module implements, including the
+rulings we made where both texts are silent ("Our ruling").
+
+The shape of a hand: the dealer declares the Order (Regal: high wins, Common: low wins); then
+the players take turns, each playing one card onto the Discard as a Score, Usurp or Sluff Off
+(face up) or as an Uprising (face down, to be answered by Give In or Challenge). Every face-up
+card played becomes the Upcard, whose value is what a turn scores. A Sluff Off gives the next
+player a free play. When both hands are empty the Downcards never challenged are turned, their
+Renegs are scored, and more Hand Points wins a Game Point. The match is first to 3 Game Points
+(option), or the most after 15 hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.base import (
+    Action,
+    IllegalAction,
+    check_dealer,
+    check_deck,
+    check_seats,
+    merge_options,
+    require_legal,
+    top_scorers,
+)
+from games.cards import (
+    FRENCH_SUITS,
+    SUIT_NAMES,
+    card_name,
+    french_deck,
+    rank_of,
+    rng_for,
+    shuffled,
+    suit_of,
+)
+
+# --- constants -------------------------------------------------------------------------
+
+SEATS = 2
+HAND_SIZE = 13
+MAX_HANDS = 15  # "after 15 hands, more Game Points wins" (RULINGS)
+ORDERS = ("regal", "common")
+SUIT_WORDS = SUIT_NAMES["french"]
+
+# Rank strength with the Crown (A) highest; Common reverses it. The Plow/Crown exception is
+# applied in _beats, not here.
+HIGH = {
+    r: i
+    for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), 2)
+}
+
+# Phases (also the view's "phase"): what the seat in state.turn is awaited for.
+ORDER = "order"  # the dealer declares the Leading Order
+PLAY = "play"  # a normal turn: Score, Usurp, Sluff Off or Uprise
+FREE = "free_play"  # the turn after a Sluff Off: any card face up, scoring the sluffed card
+ANSWER = "answer"  # the opponent of an Uprising: Give In or Challenge
+USURP_ORDER = "usurp_order"  # a challenged Downcard turned out a Usurp: its player picks the Order
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class PointTable:
+    """One of the two point tables of the rule text ("Ye Olde" and "Alternative")."""
+
+    values: tuple[tuple[str, int], ...]
+    beater: int
+    reneg: int
+    bonus: int
+
+    def value(self, card: str) -> int:
+        return dict(self.values)[rank_of(card)]
+
+
+def _values(high: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(high.items()))
+
+
+POINT_TABLES = {
+    "standard": PointTable(
+        _values({"A": 15, "K": 13, "Q": 12, "J": 11, **{str(n): n for n in range(2, 11)}}),
+        beater=20,
+        reneg=20,
+        bonus=10,
+    ),
+    "alternative": PointTable(
+        _values(
+            {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10, **{str(n): 5 for n in range(2, 10)}}
+        ),
+        beater=25,
+        reneg=25,
+        bonus=20,
+    ),
+}
+
+
+# --- state -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Downcard:
+    """A card played face down in an Uprising, with whether it broke following suit."""
+
+    seat: int
+    card: str
+    reneg: bool  # its player held the Upcard's suit and it is neither that suit nor rank
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a finished hand left behind (totals only: the cards are dealt again)."""
+
+    hand: int
+    dealer: int
+    hand_points: tuple[int, int]
+    reneg_points: tuple[int, int]  # scored when unchallenged Downcards were turned at the end
+    winner: int  # -1 for a tied hand (no Game Point)
+
+
+@dataclass(frozen=True)
+class UsurpState:
+    seed: int | str
+    options: tuple[tuple[str, Any], ...]
+    counter: int  # random events used so far (first-dealer draw, shuffles)
+    hand_no: int  # 1-based
+    dealer: int
+    phase: str
+    turn: int  # the awaited seat (-1 when over)
+    hands: tuple[tuple[str, ...], ...]
+    discard: tuple[str, ...]  # face-up cards, bottom first; the last one is the Upcard
+    stock: tuple[str, ...]  # top first; out of play except as the reveal pile's source
+    reveal: tuple[str, ...]  # the reveal pile, oldest first
+    order: str  # "regal" | "common"; "" until the dealer declares
+    downcards: tuple[Downcard, ...]  # given in, still face down
+    pending: Downcard | None  # the Uprising awaiting Give In or Challenge
+    turned: tuple[Downcard, ...]  # the last hand's Downcards, turned at its end (final hand)
+    hand_points: tuple[int, int]
+    game_points: tuple[int, int]
+    last: tuple[tuple[str, Any], ...] | None  # public record of the last action
+    history: tuple[HandResult, ...]
+
+    def option(self, key: str) -> Any:
+        return dict(self.options)[key]
+
+    @property
+    def upcard(self) -> str:
+        return self.discard[-1]
+
+    @property
+    def table(self) -> PointTable:
+        return POINT_TABLES[self.option("points")]
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    """Hands are kept sorted by suit then rank (the deal order carries no information)."""
+    return tuple(sorted(cards, key=lambda c: (FRENCH_SUITS.index(suit_of(c)), HIGH[rank_of(c)])))
+
+
+def _beats(card: str, upcard: str, order: str) -> bool:
+    """Does ``card`` (same suit, other rank) win against ``upcard`` in ``order``?"""
+    mine, theirs = HIGH[rank_of(card)], HIGH[rank_of(upcard)]
+    crown, plow = HIGH["A"], HIGH["2"]
+    if order == "regal":
+        if (mine, theirs) == (plow, crown):
+            return True  # the Plow may win against the Crown
+        if (mine, theirs) == (crown, plow):
+            return False
+        return mine > theirs
+    if (mine, theirs) == (crown, plow):
+        return True  # the Crown may win against the Plow
+    if (mine, theirs) == (plow, crown):
+        return False
+    return mine < theirs
+
+
+def _is_beater(card: str, upcard: str, order: str) -> bool:
+    """A Crown Upcard beaten by a Plow (Regal) or a Plow Upcard beaten by a Crown (Common)."""
+    pair = (rank_of(card), rank_of(upcard))
+    return pair == ("2", "A") if order == "regal" else pair == ("A", "2")
+
+
+def _holds_suit(hand: Sequence[str], suit: str) -> bool:
+    return any(suit_of(c) == suit for c in hand)
+
+
+def _classify(hand: Sequence[str], card: str, upcard: str) -> str:
+    """How a face-up ``card`` from ``hand`` plays on ``upcard``: score, usurp, sluff or reneg."""
+    if suit_of(card) == suit_of(upcard):
+        return "score"
+    if rank_of(card) == rank_of(upcard):
+        return "usurp"
+    return "reneg" if _holds_suit(hand, suit_of(upcard)) else "sluff"
+
+
+def _add(points: tuple[int, int], seat: int, amount: int) -> tuple[int, int]:
+    return (points[0] + amount, points[1]) if seat == 0 else (points[0], points[1] + amount)
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    return tuple(c for c in hand if c != card)
+
+
+def _seat_name(seat: int) -> str:
+    return f"Seat {seat + 1}"
+
+
+def _jsonable(value: Any) -> Any:
+    """A stored record (tuples of (key, value) pairs) as JSON: pairs become objects."""
+    if isinstance(value, tuple):
+        if value and all(
+            isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value
+        ):
+            return {k: _jsonable(v) for k, v in value}
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --- the rules ---------------------------------------------------------------------------
+
+
+class UsurpRules:
+    name = "usurp"
+    title = "Usurp"
+    min_seats = SEATS
+    max_seats = SEATS
+    lower_scores_win = False
+
+    def default_options(self) -> dict[str, Any]:
+        return {"game_points": 3, "points": "standard", "reveal_pile": False}
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "game_points",
+                "label": "Game Points to win the match",
+                "type": "int",
+                "default": 3,
+                "min": 1,
+                "max": 8,
+            },
+            {
+                "name": "points",
+                "label": "Point table",
+                "type": "choice",
+                "default": "standard",
+                "choices": list(POINT_TABLES),
+            },
+            {
+                "name": "reveal_pile",
+                "label": "Reveal pile (turn a Stock card after each turn)",
+                "type": "bool",
+                "default": False,
+            },
+        ]
+
+    # --- a new match --------------------------------------------------------------------
+
+    def new_game(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> UsurpState:
+        check_seats(self, seats)
+        merged = merge_options(
+            self.default_options(),
+            options,
+            {
+                "game_points": range(1, 9),
+                "points": tuple(POINT_TABLES),
+                "reveal_pile": (False, True),
+            },
+        )
+        if type(merged["game_points"]) is not int:  # a range also "contains" 3.0
+            raise IllegalAction("Option 'game_points' must be a whole number from 1 to 8.")
+        dealer = check_dealer(merged, seats)
+        stacked = check_deck(deck, self.deck(seats, merged))
+        merged.pop("dealer", None)  # only the first dealer; it is part of the state
+        counter = 0
+        if dealer is None:
+            dealer = rng_for(seed, counter).randrange(SEATS)
+            counter += 1
+        if stacked is None:
+            cards: Sequence[str] = shuffled(french_deck(), seed, counter)
+        else:
+            cards = stacked
+        counter += 1  # the first deal counts as a shuffle even when the deck was stacked
+        empty = UsurpState(
+            seed=seed,
+            options=tuple(sorted(merged.items())),
+            counter=counter,
+            hand_no=0,
+            dealer=dealer,
+            phase=ORDER,
+            turn=dealer,
+            hands=((), ()),
+            discard=(),
+            stock=(),
+            reveal=(),
+            order="",
+            downcards=(),
+            pending=None,
+            turned=(),
+            hand_points=(0, 0),
+            game_points=(0, 0),
+            last=None,
+            history=(),
+        )
+        return self._deal(empty, dealer, cards, last=None)
+
+    def _deal(
+        self,
+        state: UsurpState,
+        dealer: int,
+        cards: Sequence[str],
+        last: tuple[tuple[str, Any], ...] | None,
+    ) -> UsurpState:
+        """13 each alternately from the non-dealer, then the Upcard; the rest is the Stock."""
+        leader = 1 - dealer
+        hands: list[list[str]] = [[], []]
+        for i, card in enumerate(cards[: 2 * HAND_SIZE]):
+            hands[leader if i % 2 == 0 else dealer].append(card)
+        return replace(
+            state,
+            hand_no=state.hand_no + 1,
+            dealer=dealer,
+            phase=ORDER,
+            turn=dealer,
+            hands=(_sort_hand(hands[0]), _sort_hand(hands[1])),
+            discard=(cards[2 * HAND_SIZE],),
+            stock=tuple(cards[2 * HAND_SIZE + 1 :]),
+            reveal=(),
+            order="",
+            downcards=(),
+            pending=None,
+            turned=(),
+            hand_points=(0, 0),
+            last=last,
+        )
+
+    # --- whose turn, and what they may do ------------------------------------------------
+
+    def to_act(self, state: UsurpState) -> list[int]:
+        return [] if state.phase == OVER else [state.turn]
+
+    def legal_actions(self, state: UsurpState, seat: int) -> list[Action]:
+        if state.phase == OVER or seat != state.turn:
+            return []
+        if state.phase in (ORDER, USURP_ORDER):
+            return [{"type": "order", "order": o} for o in ORDERS]
+        if state.phase == ANSWER:
+            return [{"type": "give_in"}, {"type": "challenge"}]
+        hand = state.hands[seat]
+        if state.phase == FREE:
+            # Any card face up; never a Usurp, never an Uprising (RULINGS).
+            return [{"type": "free_play", "card": c} for c in hand]
+        up = state.upcard
+        void = not _holds_suit(hand, suit_of(up))
+        actions: list[Action] = []
+        for card in hand:
+            if suit_of(card) == suit_of(up):
+                actions.append({"type": "score", "card": card})
+            elif rank_of(card) == rank_of(up):
+                actions.extend({"type": "usurp", "card": card, "order": o} for o in ORDERS)
+            elif void:
+                actions.append({"type": "sluff", "card": card})
+        actions.extend({"type": "uprise", "card": card} for card in hand)
+        return actions
+
+    # --- applying an action -----------------------------------------------------------------
+
+    def apply(self, state: UsurpState, seat: int, action: Action) -> UsurpState:
+        act = require_legal(self, state, seat, action, explain=_explain)
+        kind = act["type"]
+        if kind == "order":
+            return self._declare(state, seat, act["order"])
+        if kind in ("score", "usurp", "sluff"):
+            card = act["card"]
+            hands = list(state.hands)
+            hands[seat] = _without(state.hands[seat], card)
+            moved = replace(state, hands=(hands[0], hands[1]))
+            after = _resolve(moved, seat, card, kind, order=act.get("order"), challenged=False)
+            return self._finish_turn(after)
+        if kind == "free_play":
+            return self._finish_turn(_free_play(state, seat, act["card"]))
+        if kind == "uprise":
+            card = act["card"]
+            hand = state.hands[seat]
+            reneg = _classify(hand, card, state.upcard) == "reneg"
+            hands = list(state.hands)
+            hands[seat] = _without(hand, card)
+            return replace(
+                state,
+                hands=(hands[0], hands[1]),
+                pending=Downcard(seat, card, reneg),
+                phase=ANSWER,
+                turn=1 - seat,
+                last=(("seat", seat), ("type", "uprise")),
+            )
+        if kind == "give_in":
+            return self._finish_turn(_give_in(state, seat))
+        return self._finish_turn(_challenge(state, seat))
+
+    def _declare(self, state: UsurpState, seat: int, order: str) -> UsurpState:
+        last = (("seat", seat), ("type", "order"), ("order", order))
+        if state.phase == ORDER:
+            # The Leading Order; the non-dealer (Leader) then begins.
+            return replace(state, order=order, phase=PLAY, turn=1 - state.dealer, last=last)
+        # After a challenged Usurp: its player chose the Order; the answering player plays next
+        # (or, when that was the hand's last card, the hand ends now).
+        chosen = replace(state, order=order, phase=PLAY, turn=1 - seat, last=last)
+        return chosen if chosen.hands[0] or chosen.hands[1] else self._end_hand(chosen)
+
+    def _finish_turn(self, state: UsurpState) -> UsurpState:
+        """After a completed turn: feed the reveal pile, then end the hand when both are empty."""
+        if state.option("reveal_pile") and state.stock:
+            state = replace(state, stock=state.stock[1:], reveal=(*state.reveal, state.stock[0]))
+        if state.hands[0] or state.hands[1] or state.phase == USURP_ORDER:
+            # A challenged Usurp with the last card still lets its player choose the Order
+            # (RULINGS), although it can change nothing any more; the hand ends after that.
+            return state
+        return self._end_hand(state)
+
+    def _end_hand(self, state: UsurpState) -> UsurpState:
+        """Turn the unchallenged Downcards, score their Renegs, award the Game Point."""
+        table = state.table
+        points = state.hand_points
+        renegs = (0, 0)
+        for down in state.downcards:
+            if down.reneg:
+                points = _add(points, 1 - down.seat, table.reneg)
+                renegs = _add(renegs, 1 - down.seat, table.reneg)
+        winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
+        game_points = state.game_points if winner < 0 else _add(state.game_points, winner, 1)
+        result = HandResult(state.hand_no, state.dealer, points, renegs, winner)
+        ended = replace(
+            state,
+            hand_points=points,
+            game_points=game_points,
+            history=(*state.history, result),
+        )
+        if max(game_points) >= state.option("game_points") or state.hand_no >= MAX_HANDS:
+            # The final hand stays on the table: its turned Downcards are public now.
+            return replace(ended, phase=OVER, turn=-1, downcards=(), turned=state.downcards)
+        # A new deal at once; the record of the hand that ended carries totals, not cards
+        # (those cards are in new hands and the stock now).
+        last = (
+            ("type", "hand_end"),
+            ("hand", result.hand),
+            ("hand_points", result.hand_points),
+            ("reneg_points", result.reneg_points),
+            ("winner", None if winner < 0 else winner),
+        )
+        cards = shuffled(french_deck(), state.seed, state.counter)
+        return self._deal(
+            replace(ended, counter=state.counter + 1), 1 - state.dealer, cards, last=last
+        )
+
+    # --- the match ---------------------------------------------------------------------------
+
+    def is_over(self, state: UsurpState) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: UsurpState) -> list[int]:
+        return list(state.game_points)
+
+    def winners(self, state: UsurpState) -> list[int]:
+        # First to the target holds the most; after the 15-hand cap, equal Game Points share.
+        return top_scorers(state.game_points) if self.is_over(state) else []
+
+    # --- views -------------------------------------------------------------------------------
+
+    def view(self, state: UsurpState, seat: int | None) -> dict[str, Any]:
+        over = self.is_over(state)
+        table = state.table
+
+        def down(d: Downcard) -> dict[str, Any]:
+            # A Downcard's face is known only to its own player until it is turned.
+            return {"seat": d.seat, "card": d.card} if d.seat == seat else {"seat": d.seat}
+
+        last = _jsonable(state.last) if state.last is not None else None
+        pending = state.pending
+        if pending is not None and pending.seat == seat and isinstance(last, dict):
+            last = {**last, "card": pending.card}  # the Uprising's own player sees its card
+        return {
+            "game": self.name,
+            "seats": SEATS,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "scores": self.scores(state),
+            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
+            "over": over,
+            "winners": self.winners(state) if over else [],
+            "dealer": state.dealer,
+            "hand": list(state.hands[seat]) if seat is not None else [],
+            "hand_sizes": [len(h) for h in state.hands],
+            "phase": state.phase,
+            "message": _message(state, seat),
+            "last": last,
+            "hand_number": state.hand_no,
+            "max_hands": MAX_HANDS,
+            "game_points_to_win": state.option("game_points"),
+            "order": state.order or None,
+            "upcard": state.upcard,
+            "upcard_value": table.value(state.upcard),
+            "discard_size": len(state.discard) + len(state.downcards),
+            "hand_points": list(state.hand_points),
+            "game_points": list(state.game_points),
+            "stock_size": len(state.stock),
+            "reveal_pile_on": state.option("reveal_pile"),
+            "reveal_pile": list(state.reveal),
+            "downcards": [down(d) for d in state.downcards],
+            "pending_downcard": down(state.pending) if state.pending else None,
+            "awaiting_answer": state.phase == ANSWER,
+            "free_play": (
+                {"seat": state.turn, "value": table.value(state.upcard)}
+                if state.phase == FREE
+                else None
+            ),
+            "turned_downcards": [
+                {"seat": d.seat, "card": d.card, "reneg": d.reneg} for d in state.turned
+            ],
+            "points_table": state.option("points"),
+            "card_values": dict(table.values),
+            "beater_value": table.beater,
+            "reneg_points": table.reneg,
+            "challenge_bonus": table.bonus,
+            "hands_played": [
+                {
+                    "hand": r.hand,
+                    "dealer": r.dealer,
+                    "hand_points": list(r.hand_points),
+                    "reneg_points": list(r.reneg_points),
+                    "winner": None if r.winner < 0 else r.winner,
+                }
+                for r in state.history
+            ],
+        }
+
+    # --- introspection for the contract test ----------------------------------------------
+
+    def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return french_deck()
+
+    def zones(self, state: UsurpState) -> dict[str, list[str]]:
+        face_down = [d.card for d in state.downcards]
+        if state.pending is not None:
+            face_down.append(state.pending.card)
+        return {
+            "hand0": list(state.hands[0]),
+            "hand1": list(state.hands[1]),
+            "discard": list(state.discard),
+            "downcards": face_down,
+            "turned": [d.card for d in state.turned],
+            "stock": list(state.stock),
+            "reveal": list(state.reveal),
+        }
+
+    def hidden_cards(self, state: UsurpState, seat: int | None) -> frozenset[str]:
+        hidden = set(state.stock)
+        for other in range(SEATS):
+            if other != seat:
+                hidden.update(state.hands[other])
+        downs = [*state.downcards, *([state.pending] if state.pending else [])]
+        hidden.update(d.card for d in downs if d.seat != seat)
+        return frozenset(hidden)
+
+
+# --- resolving plays (module functions over the state) ------------------------------------
+
+
+def _resolve(
+    state: UsurpState,
+    seat: int,
+    card: str,
+    kind: str,
+    *,
+    order: str | None,
+    challenged: bool,
+    reneg: bool = False,
+) -> UsurpState:
+    """Play ``card`` (already out of ``seat``'s hand) face up as a Score, Usurp or Sluff Off.
+
+    It becomes the Upcard. ``challenged``: turned by a Challenge, so whoever scores the old
+    Upcard also gets the Challenge Bonus; ``reneg``: a challenged Reneg, resolved as a Sluff
+    Off and giving the opponent the Reneg points too.
+    """
+    table = state.table
+    up = state.upcard
+    opponent = 1 - seat
+    bonus = table.bonus if challenged else 0
+    points = state.hand_points
+    record: list[tuple[str, Any]] = []
+    phase, turn = PLAY, opponent
+    new_order = state.order
+    if kind == "score":
+        won = _beats(card, up, state.order)
+        scorer = seat if won else opponent
+        value = table.beater if won and _is_beater(card, up, state.order) else table.value(up)
+        points = _add(points, scorer, value + bonus)
+        record.append(("won", won))
+    elif kind == "usurp":
+        points = _add(points, seat, table.value(up) + bonus)
+        if order is None:
+            # A challenged Usurp: its player chooses the Order in a follow-up action.
+            phase, turn = USURP_ORDER, seat
+        else:
+            new_order = order
+            record.append(("order", order))
+    else:  # sluff (a challenged Reneg is resolved as one)
+        points = _add(points, opponent, table.value(up) + bonus)
+        if reneg:
+            points = _add(points, opponent, table.reneg)
+        phase = FREE
+    scored = (points[0] - state.hand_points[0], points[1] - state.hand_points[1])
+    if challenged:
+        last = [
+            ("seat", opponent),
+            ("type", "challenge"),
+            ("card", card),
+            ("played_as", kind),
+            ("reneg", reneg),
+        ]
+    else:
+        last = [("seat", seat), ("type", kind), ("card", card)]
+    last += [("on", up), *record, ("scored", scored)]
+    return replace(
+        state,
+        discard=(*state.discard, card),
+        hand_points=points,
+        order=new_order,
+        phase=phase,
+        turn=turn,
+        last=tuple(last),
+    )
+
+
+def _free_play(state: UsurpState, seat: int, card: str) -> UsurpState:
+    """The play after a Sluff Off: scores the sluffed card's plain value; no Order switch."""
+    value = state.table.value(state.upcard)
+    points = _add(state.hand_points, seat, value)
+    hands = list(state.hands)
+    hands[seat] = _without(state.hands[seat], card)
+    return replace(
+        state,
+        hands=(hands[0], hands[1]),
+        discard=(*state.discard, card),
+        hand_points=points,
+        phase=PLAY,
+        turn=1 - seat,
+        last=(
+            ("seat", seat),
+            ("type", "free_play"),
+            ("card", card),
+            ("on", state.upcard),
+            ("scored", _add((0, 0), seat, value)),
+        ),
+    )
+
+
+def _give_in(state: UsurpState, seat: int) -> UsurpState:
+    """The Uprising's player scores the Upcard's plain value; the Downcard stays hidden."""
+    assert state.pending is not None
+    down = state.pending
+    value = state.table.value(state.upcard)
+    return replace(
+        state,
+        hand_points=_add(state.hand_points, down.seat, value),
+        downcards=(*state.downcards, down),
+        pending=None,
+        phase=PLAY,
+        turn=seat,  # the answering player plays next
+        last=(("seat", seat), ("type", "give_in"), ("scored", _add((0, 0), down.seat, value))),
+    )
+
+
+def _challenge(state: UsurpState, seat: int) -> UsurpState:
+    """Turn the Downcard and resolve it as a normal play, with the Challenge Bonus."""
+    assert state.pending is not None
+    down = state.pending
+    up = state.upcard
+    if suit_of(down.card) == suit_of(up):
+        kind = "score"
+    elif rank_of(down.card) == rank_of(up):
+        kind = "usurp"
+    else:
+        kind = "sluff"  # a Reneg is resolved as a Sluff Off
+    cleared = replace(state, pending=None)
+    return _resolve(
+        cleared, down.seat, down.card, kind, order=None, challenged=True, reneg=down.reneg
+    )
+
+
+# --- words for players ---------------------------------------------------------------------
+
+
+def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
+    """Why a refused action is wrong, in a sentence a player understands."""
+    kind = act.get("type")
+    if state.phase in (ORDER, USURP_ORDER):
+        if kind == "order":
+            return "The Order must be 'regal' or 'common'."
+        return "First choose the Order: regal (high wins) or common (low wins)."
+    if state.phase == ANSWER:
+        return f"{_seat_name(1 - seat)} played a Downcard: answer with give_in or challenge."
+    if "card" not in act:
+        return None
+    card = act["card"]
+    hand = state.hands[seat]
+    if not isinstance(card, str) or card not in hand:
+        return "You do not hold that card."
+    up = state.upcard
+    suit = SUIT_WORDS[suit_of(up)]
+    if state.phase == FREE:
+        if kind != "free_play":
+            return "After the Sluff Off you have the free play: play any card face up (free_play)."
+        return None
+    if kind == "free_play":
+        return "There is no free play now: Score, Usurp, Sluff Off or Uprise."
+    if kind == "score" and suit_of(card) != suit_of(up):
+        return f"To Score you must play a card of {suit}, the Upcard's suit."
+    if kind == "usurp":
+        if rank_of(card) != rank_of(up):
+            return f"To Usurp you must play a card of the Upcard's rank ({rank_of(up)})."
+        return "A Usurp names the Order after it: 'regal' or 'common'."
+    if kind == "sluff":
+        if suit_of(card) == suit_of(up):
+            return "That card follows suit: play it as a Score."
+        if rank_of(card) == rank_of(up):
+            return "That card has the Upcard's rank: play it as a Usurp."
+        if _holds_suit(hand, suit_of(up)):
+            return f"You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."
+    return None
+
+
+def _message(state: UsurpState, seat: int | None) -> str:
+    """One sentence on what is awaited now."""
+    who = _seat_name(state.turn) if state.turn >= 0 else ""
+    you = seat is not None and seat == state.turn
+    up = card_name(state.upcard)
+    if state.phase == OVER:
+        won = top_scorers(state.game_points)
+        if len(won) == 2:
+            return "The match is over: the Game Points are equal, so it is shared."
+        return f"The match is over: {_seat_name(won[0])} wins."
+    if state.phase == ORDER:
+        return f"{who} deals and declares the Order (regal or common) with the {up} up."
+    if state.phase == USURP_ORDER:
+        return f"{who}'s Downcard was a Usurp: {who} chooses the Order."
+    if state.phase == ANSWER:
+        assert state.pending is not None
+        return (
+            f"{_seat_name(state.pending.seat)} played a Downcard on the {up}: "
+            f"{who} must Give In or Challenge."
+        )
+    if state.phase == FREE:
+        value = state.table.value(state.upcard)
+        return f"{who} has the free play after the Sluff Off: any card scores {value}."
+    turn_text = "Your turn" if you else f"{who} to play"
+    return f"{turn_text} on the {up} ({state.order.capitalize()})."
+
+
+RULES = UsurpRules()
+
+__all__ = ["RULES", "IllegalAction", "UsurpRules", "UsurpState"]
