@@ -496,9 +496,14 @@ class RoomService:
                 if seat not in room.rules.to_act(room.state):
                     continue
                 version = room.version
-                action = choose(
-                    room.rules, room.state, seat, f"{room.seed}:{version}:{seat}", holder.bot
-                )
+                try:
+                    action = choose(
+                        room.rules, room.state, seat, f"{room.seed}:{version}:{seat}", holder.bot
+                    )
+                except Exception:
+                    # A computer player must never hang a match: fall back to any legal move.
+                    log.exception("computer player failed in room %s seat %s", room.id, seat)
+                    action = room.rules.legal_actions(room.state, seat)[0]
                 try:
                     await self.act(room, seat=seat, version=version, action=action)
                 except RoomError as error:  # a person acted first; look again

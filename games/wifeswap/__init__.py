@@ -1,0 +1,593 @@
+"""Royal Wife-Swap: a trick-taking game where trick winners build card "families".
+
+Rule source: /work/shared/seeds/003_46ec4ab97640a0e0.txt (Roger Kingdon, 2008) with the
+"Royal Wife-Swap" section of /work/shared/RULINGS.md (the rulings win). The rules as
+implemented, with our own rulings where both texts are silent, are in docs/rules/wifeswap.md.
+
+Shape of a round: the dealer's left leads; everyone follows suit when able; the trick goes to
+the highest card by rank then suit unless a court card meets its nemesis. The trick winner then
+takes one "arrangement" step: a single action stating their whole new family layout (or a
+pass), validated as a whole. Unused trick cards and orphans go to the bottom of the stock and
+everyone refills to seven from the winner clockwise.
+
+Layouts are too many to list, so ``legal_actions`` offers ``pass`` plus a modest set of useful
+concrete layouts (each applies exactly as listed) and ``apply`` also accepts any other complete
+valid layout, normalising the order of families and cards first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import (
+    Action,
+    IllegalAction,
+    check_action_shape,
+    check_dealer,
+    check_deck,
+    check_seats,
+    check_turn,
+    merge_options,
+    require_legal,
+    top_scorers,
+)
+from games.cards import rng_for, shuffled
+from games.wifeswap.families import (
+    DECK,
+    DECK_SET,
+    FAMILY_KEY,
+    SUIT,
+    SUIT_WORD,
+    Layout,
+    can_hold,
+    canonical_layout,
+    family_points,
+    family_problem,
+    hand_key,
+    is_royal,
+    spouses,
+    trick_winner,
+    useful_layouts,
+)
+
+HAND_SIZE = 7
+IDLE_TRICK_CAP = 20  # tricks in a row with no trick or hand card newly laid
+TRICK_CAP = 200  # tricks in one round
+ROUND_CAP = 50  # rounds in one match, whatever the target
+
+# --- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WifeSwapState:
+    """Everything about a match. Hands are sorted (hand_key); layouts are canonical."""
+
+    seats: int
+    seed: int | str
+    options: tuple[tuple[str, Any], ...]
+    deals: int  # deals made so far: deal k (k >= 1) uses shuffle counter k
+    dealer: int
+    round_no: int
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]  # top first
+    families: tuple[Layout, ...]  # per seat
+    leader: int
+    trick: tuple[tuple[int, str], ...]  # (seat, card) in play order
+    arranger: int  # the trick winner during the arrangement step, else -1
+    last_trick: tuple[tuple[int, str], ...]  # shown until the next trick starts
+    last_winner: int
+    tricks: int  # tricks completed this round
+    idle: int  # tricks in a row with nothing newly laid
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]  # round scores of finished rounds
+    end_reason: str  # why the last round ended ("" before the first ends)
+    last: tuple[tuple[str, Any], ...] | None
+    over: bool
+
+    def option(self, name: str) -> Any:
+        return dict(self.options)[name]
+
+
+def _evolve(state: WifeSwapState, **changes: Any) -> WifeSwapState:
+    """A copy of ``state`` with some fields changed.
+
+    Same result as ``dataclasses.replace`` but several times faster, which matters because
+    every action makes one: the new instance's ``__dict__`` is filled directly (the frozen
+    dataclass only blocks attribute assignment) and the input is never touched.
+    """
+    unknown = set(changes) - set(state.__dict__)
+    if unknown:
+        raise TypeError(f"WifeSwapState has no fields {sorted(unknown)}")
+    new = object.__new__(WifeSwapState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A validated arrangement, ready to settle."""
+
+    layout: Layout
+    orphans: tuple[str, ...]
+    laid: tuple[str, ...]  # trick and hand cards newly put into families
+
+
+def _sorted_hand(cards: Iterable[str]) -> list[str]:
+    return sorted(cards, key=hand_key)
+
+
+def _freeze_last(last: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in last.items())
+
+
+def _thaw_last(last: tuple[tuple[str, Any], ...] | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in last}
+
+
+def _parse_cards(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list):
+        raise IllegalAction(f"{what} must be a list of card codes.")
+    for card in value:
+        if not isinstance(card, str) or card not in DECK_SET:
+            raise IllegalAction(f"{what} holds {card!r}, which is not a card code like 7S or 10H.")
+    return value
+
+
+class WifeSwapRules:
+    """The Rules contract (games.base.Rules) for Royal Wife-Swap."""
+
+    name = "wifeswap"
+    title = "Royal Wife-Swap"
+    min_seats = 3
+    max_seats = 5
+    lower_scores_win = False
+
+    # --- options and setup ----------------------------------------------------------------
+
+    def default_options(self) -> dict[str, Any]:
+        return {"target": 500, "rounds": 0}
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "target",
+                "label": "Play to this many points",
+                "type": "int",
+                "default": 500,
+                "min": 50,
+                "max": 5000,
+            },
+            {
+                "name": "rounds",
+                "label": "Fixed number of rounds (0: play to the target)",
+                "type": "int",
+                "default": 0,
+                "min": 0,
+                "max": ROUND_CAP,
+            },
+        ]
+
+    def new_game(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> WifeSwapState:
+        check_seats(self, seats)
+        opts = merge_options(
+            self.default_options(),
+            options,
+            {"target": range(50, 5001), "rounds": range(0, ROUND_CAP + 1)},
+        )
+        dealer = check_dealer(opts, seats)
+        order = check_deck(deck, DECK)
+        if dealer is None:
+            # Counter 0 is the dealer draw; deal k uses counter k.
+            dealer = rng_for(seed, 0).randrange(seats)
+        if order is None:
+            order = list(shuffled(DECK, seed, 1))
+        hands, stock = _deal(order, seats, dealer)
+        return WifeSwapState(
+            seats=seats,
+            seed=seed,
+            options=tuple(sorted(opts.items())),
+            deals=1,
+            dealer=dealer,
+            round_no=1,
+            hands=hands,
+            stock=stock,
+            families=((),) * seats,
+            leader=(dealer + 1) % seats,
+            trick=(),
+            arranger=-1,
+            last_trick=(),
+            last_winner=-1,
+            tricks=0,
+            idle=0,
+            totals=(0,) * seats,
+            history=(),
+            end_reason="",
+            last=None,
+            over=False,
+        )
+
+    # --- turn order and legal actions ------------------------------------------------------
+
+    def to_act(self, state: WifeSwapState) -> list[int]:
+        if state.over:
+            return []
+        if state.arranger >= 0:
+            return [state.arranger]
+        return [(state.leader + len(state.trick)) % state.seats]
+
+    def legal_actions(self, state: WifeSwapState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        if state.arranger >= 0:
+            listed: list[Action] = [{"type": "pass"}]
+            trick = tuple(c for _, c in state.trick)
+            for layout, orphans in useful_layouts(state.families[seat], trick, state.hands[seat]):
+                families = [list(f) for f in layout]
+                listed.append({"type": "arrange", "families": families, "orphans": list(orphans)})
+            return listed
+        return [{"type": "play", "card": c} for c in _playable(state, seat)]
+
+    # --- apply ----------------------------------------------------------------------------
+
+    def apply(self, state: WifeSwapState, seat: int, action: Action) -> WifeSwapState:
+        if state.arranger < 0:
+            act = require_legal(self, state, seat, action, explain=_explain_play)
+            return _play(state, seat, act["card"])
+        check_turn(self, state, seat)
+        act = check_action_shape(action)
+        kind = act["type"]
+        if kind == "pass":
+            if set(act) != {"type"}:
+                raise IllegalAction("A pass takes no other fields.")
+            current = state.families[seat]
+            return _settle(state, Outcome(current, (), ()), "pass")
+        if kind == "arrange":
+            return _settle(state, resolve_arrangement(state, act), "arrange")
+        raise IllegalAction(
+            f"You won the trick: arrange your families or pass (you cannot {kind!r} now)."
+        )
+
+    # --- views and results ----------------------------------------------------------------
+
+    def view(self, state: WifeSwapState, seat: int | None) -> dict[str, Any]:
+        seated = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats
+        hand = list(state.hands[seat]) if seated and seat is not None else []
+        phase = "over" if state.over else ("arrange" if state.arranger >= 0 else "play")
+        families = [
+            [
+                {
+                    "cards": list(f),
+                    "kind": spouses(f)[0],
+                    "royal": is_royal(f),
+                    "points": family_points(f),
+                }
+                for f in layout
+            ]
+            for layout in state.families
+        ]
+        last_trick = None
+        if state.last_trick:
+            shown = []
+            for who, card in state.last_trick:
+                # A trick card already drawn into another player's hand is shown face down.
+                holder = _holder_of(state, card)
+                visible = holder is None or holder == seat
+                shown.append({"seat": who, "card": card if visible else None})
+            last_trick = {"cards": shown, "winner": state.last_winner}
+        last_round = None
+        if state.history:
+            last_round = {
+                "round": len(state.history),
+                "scores": list(state.history[-1]),
+                "reason": state.end_reason,
+            }
+        return {
+            "game": self.name,
+            "seats": state.seats,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "scores": self.scores(state),
+            "legal_actions": self.legal_actions(state, seat) if seated and seat is not None else [],
+            "over": state.over,
+            "winners": self.winners(state),
+            "dealer": state.dealer,
+            "hand": hand,
+            "hand_sizes": [len(h) for h in state.hands],
+            "phase": phase,
+            "message": _message(state, phase),
+            "last": _thaw_last(state.last),
+            "round": state.round_no,
+            "leader": state.leader,
+            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "trick_winner": state.arranger if state.arranger >= 0 else None,
+            "last_trick": last_trick,
+            "families": families,
+            "round_scores": [sum(family_points(f) for f in lay) for lay in state.families],
+            "totals": list(state.totals),
+            "round_history": [list(r) for r in state.history],
+            "last_round": last_round,
+            "stock_size": len(state.stock),
+            "tricks_this_round": state.tricks,
+            "tricks_without_laying": state.idle,
+            "target": state.option("target"),
+            "rounds": state.option("rounds"),
+        }
+
+    def is_over(self, state: WifeSwapState) -> bool:
+        return state.over
+
+    def scores(self, state: WifeSwapState) -> list[int]:
+        return list(state.totals)
+
+    def winners(self, state: WifeSwapState) -> list[int]:
+        return top_scorers(state.totals) if state.over else []
+
+    # --- introspection for the contract test ----------------------------------------------
+
+    def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
+        return list(DECK)
+
+    def zones(self, state: WifeSwapState) -> dict[str, list[str]]:
+        zones: dict[str, list[str]] = {"stock": list(state.stock)}
+        zones["trick"] = [c for _, c in state.trick]
+        for seat in range(state.seats):
+            zones[f"hand{seat}"] = list(state.hands[seat])
+            zones[f"families{seat}"] = [c for f in state.families[seat] for c in f]
+        return zones
+
+    def hidden_cards(self, state: WifeSwapState, seat: int | None) -> frozenset[str]:
+        hidden = set()
+        for other in range(state.seats):
+            if other != seat:
+                hidden.update(state.hands[other])
+        # The stock is face down, except the last trick's cards everyone just saw go under it.
+        shown = {c for _, c in state.last_trick}
+        hidden.update(c for c in state.stock if c not in shown)
+        return frozenset(hidden)
+
+
+# --- dealing --------------------------------------------------------------------------------
+
+
+def _deal(
+    order: Sequence[str], seats: int, dealer: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """Seven cards each, one at a time clockwise from the dealer's left; the rest is stock."""
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for i in range(HAND_SIZE * seats):
+        hands[(dealer + 1 + i) % seats].append(order[i])
+    stock = tuple(order[HAND_SIZE * seats :])
+    return tuple(tuple(_sorted_hand(h)) for h in hands), stock
+
+
+# --- playing to the trick ---------------------------------------------------------------------
+
+
+def _playable(state: WifeSwapState, seat: int) -> list[str]:
+    hand = state.hands[seat]
+    if not state.trick:
+        return list(hand)
+    led = SUIT[state.trick[0][1]]
+    follow = [c for c in hand if SUIT[c] == led]
+    return follow or list(hand)
+
+
+def _explain_play(state: WifeSwapState, seat: int, act: Action) -> str:
+    kind = act["type"]
+    if kind != "play":
+        return f"It is your turn to play a card to the trick (you cannot {kind!r} now)."
+    if set(act) != {"type", "card"}:
+        return "A play names only its 'card'."
+    card = act.get("card")
+    if not isinstance(card, str) or card not in DECK_SET:
+        return f"{card!r} is not a card code like 7S or 10H."
+    if card not in state.hands[seat]:
+        return "You do not hold that card."
+    led = SUIT[state.trick[0][1]]
+    return f"You must follow suit: you hold {SUIT_WORD[led]}."
+
+
+def _play(state: WifeSwapState, seat: int, card: str) -> WifeSwapState:
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != card)
+    trick = (*state.trick, (seat, card))
+    changes: dict[str, Any] = {
+        "hands": tuple(hands),
+        "trick": trick,
+        "last": _freeze_last({"seat": seat, "type": "play", "card": card}),
+    }
+    if len(trick) == 1:
+        # The previous trick stays on show only until the next one starts.
+        changes["last_trick"] = ()
+        changes["last_winner"] = -1
+    if len(trick) == state.seats:
+        changes["arranger"] = trick_winner(trick)
+    return _evolve(state, **changes)
+
+
+# --- the arrangement step ----------------------------------------------------------------------
+
+
+def resolve_arrangement(state: WifeSwapState, act: Mapping[str, Any]) -> Outcome:
+    """Validate a whole proposed layout for the trick winner; say exactly what is wrong."""
+    extra = set(act) - {"type", "families", "orphans"}
+    if extra:
+        raise IllegalAction(
+            f"An arrangement has only 'families' and 'orphans', not {sorted(extra)!r}."
+        )
+    if "families" not in act:
+        raise IllegalAction("An arrangement must list 'families': your complete new layout.")
+    raw = act["families"]
+    if not isinstance(raw, list):
+        raise IllegalAction("'families' must be a list of families, each a list of cards.")
+    families = [_parse_cards(f, f"Family {i + 1}") for i, f in enumerate(raw)]
+    orphans = _parse_cards(act.get("orphans", []), "'orphans'")
+    seat = state.arranger
+    table = {c for f in state.families[seat] for c in f}
+    trick = [c for _, c in state.trick]
+    hand = set(state.hands[seat])
+    seen: set[str] = set()
+    for card in [c for f in families for c in f] + orphans:
+        if card in seen:
+            raise IllegalAction(f"{card} is listed twice.")
+        seen.add(card)
+        if card not in table and card not in hand and card not in trick:
+            raise IllegalAction(
+                f"{card} is not yours to lay: it is not in your hand, the trick or your families."
+            )
+    for card in orphans:
+        if card in hand:
+            raise IllegalAction(
+                f"{card} is in your hand: only cards from your families can be orphans."
+            )
+        if card not in table:
+            raise IllegalAction(
+                f"{card} is from the trick: only cards from your families can be orphans "
+                "(unused trick cards go under the stock by themselves)."
+            )
+    missing = sorted(table - seen, key=FAMILY_KEY.__getitem__)
+    if missing:
+        raise IllegalAction(
+            f"{missing[0]} is in your families and table cards never go back to hand: "
+            "put it in a family or list it as an orphan."
+        )
+    for i, family in enumerate(families):
+        problem = family_problem(family)
+        if problem:
+            shown = " ".join(family) if family else "empty"
+            raise IllegalAction(f"Family {i + 1} ({shown}): {problem}")
+    for card in orphans:
+        for i, family in enumerate(families):
+            if can_hold(family, card):
+                raise IllegalAction(
+                    f"{card} cannot be an orphan: family {i + 1} ({' '.join(family)}) can hold it."
+                )
+    placed = {c for f in families for c in f}
+    laid = tuple(c for c in trick if c in placed) + tuple(
+        c for c in state.hands[seat] if c in placed
+    )
+    return Outcome(canonical_layout(families), tuple(orphans), laid)
+
+
+def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
+    """Lay out the winner's families, return cards under the stock, refill, maybe end round."""
+    seat = state.arranger
+    n = state.seats
+    placed = {c for f in outcome.layout for c in f}
+    families = list(state.families)
+    families[seat] = outcome.layout
+    hands = [list(h) for h in state.hands]
+    hands[seat] = [c for c in hands[seat] if c not in placed]
+    unused = tuple(c for _, c in state.trick if c not in placed)
+    stock = list(state.stock) + list(unused) + list(outcome.orphans)
+    for k in range(n):
+        drawer = (seat + k) % n
+        need = HAND_SIZE - len(hands[drawer])
+        if need > 0:
+            hands[drawer].extend(stock[:need])
+            del stock[:need]
+    idle = 0 if outcome.laid else state.idle + 1
+    tricks = state.tricks + 1
+    last: dict[str, Any] = {"seat": seat, "type": kind}
+    if kind == "arrange":
+        last.update(
+            laid=list(outcome.laid), laid_count=len(outcome.laid), orphans=len(outcome.orphans)
+        )
+    after = _evolve(
+        state,
+        hands=tuple(tuple(_sorted_hand(h)) for h in hands),
+        stock=tuple(stock),
+        families=tuple(families),
+        leader=seat,
+        trick=(),
+        arranger=-1,
+        last_trick=state.trick,
+        last_winner=seat,
+        tricks=tricks,
+        idle=idle,
+        last=_freeze_last(last),
+    )
+    if any(not h for h in hands):
+        return _end_round(after, "a player had no cards at the start of a trick")
+    if idle >= IDLE_TRICK_CAP:
+        return _end_round(after, f"{IDLE_TRICK_CAP} tricks in a row without a card newly laid")
+    if tricks >= TRICK_CAP:
+        return _end_round(after, f"{TRICK_CAP} tricks were played")
+    return after
+
+
+def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
+    """Score the families, then either end the match or deal the next round."""
+    points = tuple(sum(family_points(f) for f in layout) for layout in state.families)
+    totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
+    history = (*state.history, points)
+    done = _evolve(state, totals=totals, history=history, end_reason=reason)
+    best = max(totals)
+    unique_top = totals.count(best) == 1
+    fixed = state.option("rounds")
+    if state.round_no >= ROUND_CAP:
+        finished = True
+    elif fixed:
+        finished = state.round_no >= fixed and unique_top
+    else:
+        finished = best >= state.option("target") and unique_top
+    if finished:
+        return _evolve(done, over=True)
+    dealer = (state.dealer + 1) % state.seats
+    deals = state.deals + 1
+    hands, stock = _deal(shuffled(DECK, state.seed, deals), state.seats, dealer)
+    last = _thaw_last(state.last) or {}
+    # The laid cards are back in the new deal now: say how many, not which.
+    last.pop("laid", None)
+    last["round_over"] = True
+    return _evolve(
+        done,
+        deals=deals,
+        dealer=dealer,
+        round_no=state.round_no + 1,
+        hands=hands,
+        stock=stock,
+        families=((),) * state.seats,
+        leader=(dealer + 1) % state.seats,
+        trick=(),
+        arranger=-1,
+        last_trick=(),
+        last_winner=-1,
+        tricks=0,
+        idle=0,
+        last=_freeze_last(last),
+    )
+
+
+def _holder_of(state: WifeSwapState, card: str) -> int | None:
+    for seat, hand in enumerate(state.hands):
+        if card in hand:
+            return seat
+    return None
+
+
+def _message(state: WifeSwapState, phase: str) -> str:
+    if phase == "over":
+        won = top_scorers(state.totals)
+        names = " and ".join(f"Seat {s + 1}" for s in won)
+        return f"The match is over: {names} {'wins' if len(won) == 1 else 'share the win'}."
+    if phase == "arrange":
+        return f"Seat {state.arranger + 1} won the trick and may arrange their families or pass."
+    seat = (state.leader + len(state.trick)) % state.seats
+    if not state.trick:
+        return f"Seat {seat + 1} leads the next trick."
+    return f"Seat {seat + 1} to play to the trick."
+
+
+RULES = WifeSwapRules()
