@@ -130,11 +130,8 @@ def merge_options(
             known = ", ".join(sorted(allowed))
             raise IllegalAction(f"Unknown option {key!r}; this game knows: {known}.")
         if choices and key in choices:
-            options = list(choices[key])
-            # bool is an int: never let True stand for 1.
-            if isinstance(value, bool) != any(isinstance(o, bool) for o in options) or (
-                value not in options
-            ):
+            # Same type as well as equal: True is not 1 and 15.0 is not 15.
+            if not any(type(value) is type(o) and value == o for o in choices[key]):
                 shown = _describe_choices(choices[key])
                 raise IllegalAction(f"Option {key!r} must be {shown}, not {value!r}.")
         elif key in defaults and defaults[key] is not None:

@@ -282,8 +282,6 @@ class UsurpRules:
                 "reveal_pile": (False, True),
             },
         )
-        if type(merged["game_points"]) is not int:  # a range also "contains" 3.0
-            raise IllegalAction("Option 'game_points' must be a whole number from 1 to 8.")
         dealer = check_dealer(merged, seats)
         stacked = check_deck(deck, self.deck(seats, merged))
         merged.pop("dealer", None)  # only the first dealer; it is part of the state

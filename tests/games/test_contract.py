@@ -295,3 +295,20 @@ def test_views_hide_what_a_seat_may_not_know(name: str) -> None:
                         rules, played, checkpoint, seat, never_known, rng
                     )
     assert checked > 0, "no swap of unseen cards could be checked"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_of_the_wrong_type_are_refused(name: str) -> None:
+    """15.0 is not 15 and True is not 1, even where they compare equal."""
+    rules = games.get(name)
+    for entry in rules.options_schema():
+        values = entry.get("choices") or [entry["default"]]
+        for value in values:
+            if isinstance(value, bool):
+                wrong: Any = int(value)
+            elif isinstance(value, int):
+                wrong = float(value)
+            else:
+                continue
+            with pytest.raises(ValueError):
+                rules.new_game(rules.min_seats, 1, {entry["name"]: wrong})
