@@ -21,6 +21,7 @@ from typing import Any
 
 from games.base import (
     Action,
+    IllegalAction,
     check_dealer,
     check_deck,
     check_seats,
@@ -189,7 +190,7 @@ def _frozen(last: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 
 def _seat_list(seats: Sequence[int]) -> str:
-    names = [f"Seat {s}" for s in seats]
+    names = [f"Seat {s + 1}" for s in seats]
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
@@ -332,7 +333,7 @@ class CupsRules:
         if state.phase == "gift":
             if kind != "gift":
                 return (
-                    f"Seat {state.current} played an ace: everyone else now gives one card "
+                    f"Seat {state.current + 1} played an ace: everyone else now gives one card "
                     "from their hand, or none."
                 )
             return "You can give only a card from your own hand, or none (card null)."
@@ -347,7 +348,9 @@ class CupsRules:
             )
         if kind != "play":
             return None
-        if not isinstance(card, str) or card not in hand:
+        if not isinstance(card, str):
+            return 'A play needs a card, such as {"type": "play", "card": "9S"}.'
+        if card not in hand:
             return "You do not hold that card."
         active = state.active
         if SUIT[active] == CUP:
@@ -361,12 +364,32 @@ class CupsRules:
     # --- applying an action ----------------------------------------------------------
 
     def apply(self, state: CupsState, seat: int, action: Action) -> CupsState:
+        waiting = self._gift_wait(state, seat)
+        if waiting:
+            raise IllegalAction(waiting)
         act = require_legal(self, state, seat, action, explain=self._explain)
         if act["type"] == "gift":
             return self._gift(state, seat, act["card"])
         if act["type"] == "graveyard":
             return self._graveyard(state, seat)
         return self._play(state, seat, act["card"])
+
+    def _gift_wait(self, state: CupsState, seat: Any) -> str | None:
+        """Why a seat that is not awaited in a gift step must wait, said more exactly than
+        the generic "It is not your turn." (the Ace's player, a giver who chose, a player
+        sitting out); the sentence still says "turn", as the contract test expects."""
+        if state.phase != "gift" or not isinstance(seat, int) or isinstance(seat, bool):
+            return None
+        if seat not in range(state.seats) or seat in state.waiting:
+            return None
+        if seat == state.current:
+            return "Not your turn: the others are choosing gifts for you."
+        if not self._in_game(state, seat):
+            return "Not your turn: you sit out, so you give no gifts."
+        return (
+            "Not your turn: you have already chosen your gift; "
+            f"waiting for {_seat_list(state.waiting)}."
+        )
 
     def _in_game(self, state: CupsState, seat: int) -> bool:
         """Whether ``seat`` still takes part (only the sit_out option takes players out)."""
@@ -465,8 +488,9 @@ class CupsRules:
         reverse: bool,
         played: str | None,
     ) -> CupsState:
-        """The end-of-turn checks, in the order RULINGS.md fixes: empty hands, the stack,
-        no Cups left, the turn cap, then the reversal and the next player."""
+        """The end-of-turn checks, in the order RULINGS.md fixes: empty hands (with the
+        sit_out ending when no hand is left), the stack, no Cups left, the turn cap, then the
+        reversal and the next player."""
         state = work.state
         sit_out = state.sit_out
         n = state.seats
@@ -486,17 +510,20 @@ class CupsRules:
             last["picked_up"] = list(work.picked_up)
         if winners:
             return self._over(work, last, "win", tuple(winners))
+        if sit_out and not any(work.hands):
+            # Nobody has cards in hand: the smallest graveyard wins, counted in cards
+            # whatever graveyard_counts says (under "none" the scores would all tie).
+            sizes = [sum(len(b) for b in g) for g in work.graveyards]
+            return self._over(work, last, "no_hands", tuple(top_scorers(sizes, lowest=True)))
 
         # The stack: once per turn, after a draw found it short or empty.
         if work.short:
             work.reshuffle(played)
             last["reshuffled"] = True
 
-        # No Cups left in hands, graveyards, stack or dump (or, sitting out, no hands).
+        # No Cups left in hands, graveyards, stack or dump.
         if not self._cups_in_play(work):
             return self._over(work, last, "no_cups", None)
-        if sit_out and not any(work.hands):
-            return self._over(work, last, "no_hands", None)
 
         turn = state.turn + 1
         if turn >= TURN_CAP:
@@ -617,14 +644,14 @@ class CupsRules:
             return f"{who} {verb} {reason}."
         if state.phase == "gift":
             return (
-                f"Seat {state.current} played an ace: waiting for "
+                f"Seat {state.current + 1} played an ace: waiting for "
                 f"{_seat_list(state.waiting)} to give a card or none."
             )
         if not state.active:
-            return f"Seat {state.current} to play any card on the empty dump."
+            return f"Seat {state.current + 1} to play any card on the empty dump."
         if SUIT[state.active] == CUP:
-            return f"Seat {state.current} to play on an active Cup; then play reverses."
-        return f"Seat {state.current} to play."
+            return f"Seat {state.current + 1} to play on an active Cup; then play reverses."
+        return f"Seat {state.current + 1} to play."
 
     # --- results ---------------------------------------------------------------------
 

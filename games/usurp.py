@@ -743,29 +743,45 @@ def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
 
 
 def _message(state: UsurpState, seat: int | None) -> str:
-    """One sentence on what is awaited now."""
-    who = _seat_name(state.turn) if state.turn >= 0 else ""
-    you = seat is not None and seat == state.turn
+    """One sentence on what is awaited now, addressing the viewer as "You"."""
+
+    def who(s: int, start: bool = True) -> str:
+        if s == seat:
+            return "You" if start else "you"
+        return _seat_name(s)
+
+    def verb(s: int, you: str, other: str, start: bool = True) -> str:
+        return f"{who(s, start)} {you if s == seat else other}"
+
+    def whose(s: int, start: bool = True) -> str:
+        if s == seat:
+            return "Your" if start else "your"
+        return f"{_seat_name(s)}'s"
+
     up = card_name(state.upcard)
+    turn = state.turn
     if state.phase == OVER:
         won = top_scorers(state.game_points)
         if len(won) == 2:
             return "The match is over: the Game Points are equal, so it is shared."
-        return f"The match is over: {_seat_name(won[0])} wins."
+        return f"The match is over: {verb(won[0], 'win', 'wins', start=False)}."
     if state.phase == ORDER:
-        return f"{who} deals and declares the Order (regal or common) with the {up} up."
+        deals = verb(turn, "deal and declare", "deals and declares")
+        return f"{deals} the Order (regal or common) with the {up} up."
     if state.phase == USURP_ORDER:
-        return f"{who}'s Downcard was a Usurp: {who} chooses the Order."
+        chooses = verb(turn, "choose", "chooses", start=False)
+        return f"{whose(turn)} Downcard was a Usurp: {chooses} the Order."
     if state.phase == ANSWER:
         assert state.pending is not None
         return (
-            f"{_seat_name(state.pending.seat)} played a Downcard on the {up}: "
-            f"{who} must Give In or Challenge."
+            f"{who(state.pending.seat)} played a Downcard on the {up}: "
+            f"{who(turn, start=False)} must Give In or Challenge."
         )
     if state.phase == FREE:
         value = state.table.value(state.upcard)
-        return f"{who} has the free play after the Sluff Off: any card scores {value}."
-    turn_text = "Your turn" if you else f"{who} to play"
+        has = verb(turn, "have", "has")
+        return f"{has} the free play after the Sluff Off: any card scores {value}."
+    turn_text = "Your turn" if turn == seat else f"{_seat_name(turn)} to play"
     return f"{turn_text} on the {up} ({state.order.capitalize()})."
 
 

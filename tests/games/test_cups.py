@@ -194,6 +194,14 @@ def test_lower_card_of_the_same_suit_is_refused_with_a_reason() -> None:
         play(state, 1, "KO")
 
 
+@pytest.mark.parametrize("action", [{"type": "play"}, {"type": "play", "card": None}])
+def test_a_play_without_a_card_is_told_it_needs_one(action: dict[str, Any]) -> None:
+    state = stacked(3, {2: ["9S"]}, "7S")
+    with pytest.raises(IllegalAction, match="A play needs a card") as refused:
+        RULES.apply(state, 2, action)
+    assert '{"type": "play", "card": "9S"}' in str(refused.value)
+
+
 def test_court_cards_rank_above_ten_page_knight_queen_king() -> None:
     state = stacked(2, {1: ["9S", "PS", "NS", "QS", "KS", "2C", "3C"]}, "10S")
     assert plays(state, 1) == ["PS", "NS", "QS", "KS"]
@@ -364,7 +372,7 @@ def test_no_cards_and_no_graveyard_wins_at_once() -> None:
     after = play(state, 0, "9S")
     assert RULES.is_over(after) and RULES.winners(after) == [0] and after.ended == "win"
     assert RULES.scores(after) == [0, 1, 2]
-    assert "Seat 0 wins" in RULES.view(after, None)["message"]
+    assert "Seat 1 wins" in RULES.view(after, None)["message"]
 
 
 # --- the Ace's gift step --------------------------------------------------------------------
@@ -398,18 +406,52 @@ def test_ace_gift_step_is_simultaneous_and_hidden_until_it_ends() -> None:
 
 def test_a_gift_out_of_turn_or_outside_the_step_is_refused() -> None:
     state = play(stacked(3, {2: ["AS"], 0: ["3O"]}, "7S"), 2, "AS")
-    with pytest.raises(IllegalAction, match="turn"):
+    with pytest.raises(IllegalAction, match="choosing gifts for you"):
         gift(state, 2, "2W")
     with pytest.raises(IllegalAction, match="own hand"):
         gift(state, 0, "KW")
     with pytest.raises(IllegalAction, match="gives one card"):
         play(state, 0, "3O")
     state = gift(state, 0, "3O")
-    with pytest.raises(IllegalAction, match="turn"):
+    with pytest.raises(IllegalAction, match="already chosen"):
         gift(state, 0, None)
     plain = stacked(3, {2: ["AS"]}, "7S")
     with pytest.raises(IllegalAction, match="no gift"):
         gift(plain, 2, None)
+
+
+def test_a_seat_not_awaited_in_the_gift_step_is_told_why_and_nothing_changes() -> None:
+    def refusal(state: CupsState, seat: int, action: dict[str, Any]) -> str:
+        with pytest.raises(IllegalAction) as refused:
+            RULES.apply(state, seat, action)
+        return str(refused.value)
+
+    state = play(stacked(3, {2: ["AS"], 0: ["3O"]}, "7S"), 2, "AS")
+    for action in ({"type": "gift", "card": None}, {"type": "play", "card": "2W"}):
+        assert refusal(state, 2, action) == "Not your turn: the others are choosing gifts for you."
+    state = gift(state, 0, "3O")
+    before = replace(state)
+    assert refusal(state, 0, {"type": "gift", "card": None}) == (
+        "Not your turn: you have already chosen your gift; waiting for Seat 2."
+    )
+    assert state == before and RULES.to_act(state) == [1]
+    plain = stacked(3, {2: ["AS"]}, "7S")
+    assert refusal(plain, 0, {"type": "gift", "card": None}) == "It is not your turn."
+
+
+def test_a_seat_sitting_out_is_told_it_gives_no_gifts() -> None:
+    state = position(
+        3,
+        {1: ["AS", "PW"], 2: ["4W"]},
+        ["7S"],
+        ["5W"],
+        graveyards={0: [["2O"]]},
+        options={"sit_out": True},
+        current=1,
+    )
+    state = play(state, 1, "AS")
+    with pytest.raises(IllegalAction, match="sit out"):
+        gift(state, 0, None)
 
 
 def test_a_giver_who_gives_the_last_card_picks_up_their_graveyard() -> None:
@@ -435,7 +477,7 @@ def test_several_empty_hands_at_once_share_the_win() -> None:
     state = position(3, {0: ["AS", "2W"], 1: ["5O"], 2: ["6O"]}, ["7S"], ["4W"])
     state = gift(gift(play(state, 0, "AS"), 2, "6O"), 1, "5O")
     assert RULES.winners(state) == [1, 2]
-    assert "Seat 1 and Seat 2 share the win" in RULES.view(state, 0)["message"]
+    assert "Seat 2 and Seat 3 share the win" in RULES.view(state, 0)["message"]
 
 
 def test_an_ace_played_as_the_last_card_is_saved_by_gifts() -> None:
@@ -687,6 +729,38 @@ def test_sit_out_when_nobody_has_cards_in_hand_the_smallest_graveyard_wins() -> 
     assert RULES.scores(after) == [2, 3]
 
 
+@pytest.mark.parametrize("cup", ["QC", "QW"])
+def test_sit_out_smallest_graveyard_counts_cards_even_when_graveyards_count_none(cup: str) -> None:
+    # With "QW" no Cup is left either: the no-hands ending is checked first and still decides.
+    state = position(
+        3,
+        {0: ["9S"]},
+        ["7S"],
+        ["5W"],
+        graveyards={0: [["2O", "3O", "4O"]], 1: [["5O", "6O", "7O", cup]], 2: [["8O", "9O"]]},
+        options={"sit_out": True, "graveyard_counts": "none"},
+    )
+    after = play(state, 0, "9S")
+    assert after.ended == "no_hands" and RULES.winners(after) == [2]
+    assert RULES.scores(after) == [0, 0, 0]  # the shown scores still follow graveyard_counts
+    assert RULES.view(after, 1)["message"] == (
+        "Seat 3 wins with the smallest graveyard: nobody has cards in hand."
+    )
+
+
+def test_sit_out_equal_smallest_graveyards_share_the_win() -> None:
+    state = position(
+        3,
+        {0: ["9S"]},
+        ["7S"],
+        ["5W"],
+        graveyards={0: [["2O", "3O"]], 1: [["5O", "6O", "QC"]], 2: [["8O", "9O"]]},
+        options={"sit_out": True, "graveyard_counts": "double"},
+    )
+    after = play(state, 0, "9S")
+    assert after.ended == "no_hands" and RULES.winners(after) == [0, 2]
+
+
 def test_without_sit_out_an_empty_hand_always_picks_up() -> None:
     state = position(3, {0: ["9S"], 1: ["2W"], 2: ["3W"]}, ["7S"], ["5W"], graveyards={0: [["2O"]]})
     after = play(state, 0, "9S")
@@ -717,6 +791,29 @@ def test_cups_aside_cups_put_aside_are_out_of_play_for_the_no_cups_check() -> No
     # Without the option the played Cup stays in the dump and the game goes on.
     plain = replace(state, cups_aside=False)
     assert not RULES.is_over(play(plain, 0, "7C"))
+
+
+def test_cups_aside_a_graveyard_turn_on_an_aside_cup_reshuffles_the_dump_top_too() -> None:
+    # The active card due to leave is the aside Cup, already out of play: nothing leaves
+    # from the dump's top, whose card is shuffled back into the stack with the rest.
+    state = position(
+        2,
+        {0: ["4C", "2C"], 1: ["2W"]},
+        ["6C", "5S", "9W"],
+        ["3W"],
+        active="7C",
+        aside=["7C"],
+        options={"cups_aside": True},
+    )
+    assert RULES.legal_actions(state, 0) == [{"type": "graveyard"}]
+    out = set(state.out)
+    after = grave(state, 0)
+    assert after.hands[0] == ("3W",) and after.graveyards[0] == (("4C", "2C"),)
+    assert set(after.out) - out == {"6C"} and after.aside == ("7C",)
+    order = shuffled(["5S", "9W"], SEED, 2)
+    assert after.dump == order[:1] and after.active == order[0] and after.stack == order[1:]
+    assert RULES.view(after, 1)["last"]["reshuffled"] is True
+    assert total(after) == 56 and after.current == 1
 
 
 @pytest.mark.parametrize(("counts", "expected"), [("single", 5), ("double", 8), ("none", 2)])
@@ -756,12 +853,12 @@ def test_a_view_never_shows_another_hand_or_the_stack() -> None:
 def test_view_message_and_phase_name_what_is_awaited() -> None:
     state = stacked(3, {2: ["AS"]}, "7S")
     view = RULES.view(state, 0)
-    assert view["phase"] == "play" and view["message"] == "Seat 2 to play."
+    assert view["phase"] == "play" and view["message"] == "Seat 3 to play."
     assert view["last"] is None
     state = play(state, 2, "AS")
     view = RULES.view(state, 0)
     assert view["phase"] == "gift"
     assert (
         view["message"]
-        == "Seat 2 played an ace: waiting for Seat 0 and Seat 1 to give a card or none."
+        == "Seat 3 played an ace: waiting for Seat 1 and Seat 2 to give a card or none."
     )

@@ -535,6 +535,50 @@ def test_views_hide_hands_and_downcards_and_show_the_public_table() -> None:
     assert "Give In or Challenge" in RULES.view(state, None)["message"]
 
 
+def test_messages_address_the_viewer_as_you_and_others_as_seat_n() -> None:
+    def said(state: UsurpState) -> list[str]:
+        return [RULES.view(state, s)["message"] for s in (P, OPP, None)]
+
+    state = new(P_SPADES, O_CLUBS, "9H")
+    assert said(state) == [
+        "Seat 2 deals and declares the Order (regal or common) with the 9 of hearts up.",
+        "You deal and declare the Order (regal or common) with the 9 of hearts up.",
+        "Seat 2 deals and declares the Order (regal or common) with the 9 of hearts up.",
+    ]
+    state = act(state, OPP, "order", order="regal")
+    assert said(state) == [
+        "Your turn on the 9 of hearts (Regal).",
+        "Seat 1 to play on the 9 of hearts (Regal).",
+        "Seat 1 to play on the 9 of hearts (Regal).",
+    ]
+    uprising = act(state, P, "uprise", card="KS")
+    assert said(uprising) == [
+        "You played a Downcard on the 9 of hearts: Seat 2 must Give In or Challenge.",
+        "Seat 1 played a Downcard on the 9 of hearts: you must Give In or Challenge.",
+        "Seat 1 played a Downcard on the 9 of hearts: Seat 2 must Give In or Challenge.",
+    ]
+    sluffed = act(state, P, "sluff", card="KS")
+    assert said(sluffed) == [
+        "Seat 2 has the free play after the Sluff Off: any card scores 13.",
+        "You have the free play after the Sluff Off: any card scores 13.",
+        "Seat 2 has the free play after the Sluff Off: any card scores 13.",
+    ]
+    usurp = start(["7D", "QC"], suit("C", "A", "K"), "7C", "regal")
+    usurp = act(act(usurp, P, "uprise", card="7D"), OPP, "challenge")
+    assert said(usurp) == [
+        "Your Downcard was a Usurp: you choose the Order.",
+        "Seat 1's Downcard was a Usurp: Seat 1 chooses the Order.",
+        "Seat 1's Downcard was a Usurp: Seat 1 chooses the Order.",
+    ]
+    over = replace(start(P_SPADES, O_CLUBS, "9H"), game_points=(2, 1))
+    over = act(burn(over, 25), OPP, "sluff", card="AC")
+    assert said(over) == [
+        "The match is over: you win.",
+        "The match is over: Seat 1 wins.",
+        "The match is over: Seat 1 wins.",
+    ]
+
+
 def test_refusals_explain_why() -> None:
     state = new(["QH"], O_CLUBS, "9H")
     with pytest.raises(IllegalAction, match="Order"):
