@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.config import Settings, get_settings
-from app.db import make_engine, make_session_factory
+from app.db import make_engine
 from app.hub import Hub
 from app.identity import CookieSigner
 from app.rooms import RoomError, RoomService
@@ -29,9 +29,8 @@ log = logging.getLogger("parlour")
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     engine = make_engine(settings.database_url)
-    sessions = make_session_factory(engine)
     hub = Hub()
-    rooms = RoomService(sessions, hub, bot_delay=settings.bot_delay)
+    rooms = RoomService(engine, hub, bot_delay=settings.bot_delay)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -51,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = engine
-    app.state.sessions = sessions
+    app.state.sessions = rooms.sessions
     app.state.signer = CookieSigner(settings.resolved_secret_key())
     app.state.hub = hub
     app.state.rooms = rooms

@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 import games
 from app import store
+from app.db import make_session_factory
 from app.hub import Connection, Hub
 from app.models import Match, Room
 from games.base import IllegalAction, Rules
@@ -100,12 +102,13 @@ class RoomService:
 
     def __init__(
         self,
-        sessions: sessionmaker[Session],
+        engine: Engine,
         hub: Hub,
         *,
         bot_delay: float,
     ) -> None:
-        self.sessions = sessions
+        self.engine = engine
+        self.sessions: sessionmaker[Session] = make_session_factory(engine)
         self.hub = hub
         self.bot_delay = bot_delay
         self.rooms: dict[str, LiveRoom] = {}
@@ -448,9 +451,9 @@ class RoomService:
             seq = room.version + 1
             assert room.match_id is not None
             try:
-                with self.sessions() as session:
+                with self.engine.begin() as connection:
                     store.append_event(
-                        session=session,
+                        connection=connection,
                         match_id=room.match_id,
                         seq=seq,
                         seat=seat,

