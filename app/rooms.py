@@ -28,7 +28,7 @@ import games
 from app import store
 from app.db import make_session_factory
 from app.hub import Connection, Hub
-from app.models import Match, Room
+from app.models import Match, Room, Seat
 from games.base import IllegalAction, Rules
 from games.bots import choose
 from games.bots.simple import KINDS as BOT_KINDS
@@ -207,10 +207,9 @@ class RoomService:
         seat_count = rules.min_seats if seats is None else seats
         merged = validate_options(rules, seat_count, options)
         with self.sessions() as session:
-            room_id, code = secrets.token_hex(8), self._new_code(session)
             row = Room(
-                id=room_id,
-                code=code,
+                id=secrets.token_hex(8),
+                code=self._new_code(session),
                 game=game,
                 seat_count=seat_count,
                 options=merged,
@@ -218,11 +217,9 @@ class RoomService:
                 status="waiting",
                 host_id=host_id,
             )
-            store.insert_room(session=session, room=row)
-            store.set_seat(
-                session=session, room_id=room_id, seat=0, user_id=host_id, bot=None, name=host_name
-            )
-            room = self._from_row(store.load_room(session=session, room_id=room_id))  # type: ignore[arg-type]
+            host_seat = Seat(seat=0, user_id=host_id, bot=None, name=host_name)
+            store.insert_room(session=session, room=row, seats=[host_seat])
+            room = self._from_row(row)
         self.rooms[room.id] = room
         return room
 
@@ -390,35 +387,25 @@ class RoomService:
             if room.rematch_id is not None:
                 return await self.get(room.rematch_id)
             with self.sessions() as session:
-                new_id, code = secrets.token_hex(8), self._new_code(session)
                 options = {k: v for k, v in room.options.items() if k != "dealer"}
-                store.insert_room(
-                    session=session,
-                    room=Room(
-                        id=new_id,
-                        code=code,
-                        game=room.rules.name,
-                        seat_count=room.seat_count,
-                        options=options,
-                        visibility=room.visibility,
-                        status="waiting",
-                        host_id=user_id,
-                    ),
+                row = Room(
+                    id=secrets.token_hex(8),
+                    code=self._new_code(session),
+                    game=room.rules.name,
+                    seat_count=room.seat_count,
+                    options=options,
+                    visibility=room.visibility,
+                    status="waiting",
+                    host_id=user_id,
                 )
-                for seat, holder in enumerate(room.seats):
-                    assert holder is not None
-                    store.set_seat(
-                        session=session,
-                        room_id=new_id,
-                        seat=seat,
-                        user_id=holder.user_id,
-                        bot=holder.bot,
-                        name=holder.name,
-                    )
-                store.update_room(session=session, room_id=room.id, rematch_id=new_id)
-                new_row = store.load_room(session=session, room_id=new_id)
-                assert new_row is not None
-                new_room = self._from_row(new_row)
+                seats = [
+                    Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
+                    for i, h in enumerate(room.seats)
+                    if h is not None
+                ]
+                store.insert_room(session=session, room=row, seats=seats, rematch_of=room.id)
+                new_room = self._from_row(row)
+            new_id = new_room.id
             room.rematch_id = new_id
             self.rooms[new_id] = new_room
             self._changed(room)
@@ -474,7 +461,9 @@ class RoomService:
             room.last_event = _public_event(seq, seat, action)
             if over:
                 room.status = "finished"
-            self._changed(room)
+                self._changed(room)
+            else:
+                self._state_changed(room)
         self._kick_bots(room)
 
     # --- computer players ---------------------------------------------------------------
@@ -515,8 +504,14 @@ class RoomService:
     # --- rendering ----------------------------------------------------------------------
 
     def _changed(self, room: LiveRoom) -> None:
+        """Seats or status changed: connections get the room description and their view."""
         room.meta_version += 1
         room.cache.clear()
+        self.hub.notify(room.id)
+
+    def _state_changed(self, room: LiveRoom) -> None:
+        """Only the match moved on: connections get their new view, not the room again."""
+        room.cache.clear()  # the room description carries the version too, for newcomers
         self.hub.notify(room.id)
 
     def messages_for(self, room: LiveRoom, connection: Connection) -> list[str]:

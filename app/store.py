@@ -45,8 +45,19 @@ def code_exists(*, session: Session, code: str) -> bool:
     return session.scalars(select(Room.id).where(Room.code == code)).first() is not None
 
 
-def insert_room(*, session: Session, room: Room) -> None:
+def insert_room(
+    *, session: Session, room: Room, seats: list[Seat], rematch_of: str | None = None
+) -> None:
+    """A new room with its first seat holders (and the link from the room it rematches).
+
+    One transaction: a room never exists half-seated.
+    """
+    room.seats = seats
     session.add(room)
+    if rematch_of is not None:
+        old = session.get(Room, rematch_of)
+        assert old is not None
+        old.rematch_id = room.id
     session.commit()
 
 

@@ -1,0 +1,92 @@
+// common.js — what every page shares: the "your name" dialog in the header and the
+// connection indicator. Pages import initChrome() and setConnection().
+
+import { post } from "../lib/api.js";
+import { $, announce, boot, showError } from "../lib/dom.js";
+
+const listeners = [];
+
+/** Call fn(user) whenever the visitor renames themselves. */
+export function onRename(fn) {
+  listeners.push(fn);
+}
+
+export function currentUser() {
+  return window.parlourUser || boot().user || null;
+}
+
+function paintName(user) {
+  const button = $("#who-name");
+  if (!button) return;
+  button.querySelector(".who-text").textContent = user.name;
+  button.querySelector(".avatar").textContent = user.name.slice(0, 1);
+  button.setAttribute("aria-label", `Your name: ${user.name}. Change it`);
+}
+
+/** Save a new name (POST /api/session); returns the user or throws ApiError. */
+export async function saveName(name) {
+  const saved = await post("/session", { name });
+  const user = { id: saved.user_id, name: saved.name };
+  window.parlourUser = user;
+  paintName(user);
+  for (const fn of listeners) fn(user);
+  return user;
+}
+
+export function initChrome() {
+  window.parlourUser = boot().user || null;
+  const dialog = $("#name-dialog");
+  const button = $("#who-name");
+  const input = $("#name-input");
+  const error = $("#name-error");
+  if (!dialog || !button) return;
+  button.addEventListener("click", () => {
+    input.value = currentUser()?.name || "";
+    showError(error, null);
+    dialog.showModal();
+    input.select();
+  });
+  $("#name-cancel").addEventListener("click", () => dialog.close());
+  $("#name-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const user = await saveName(input.value);
+      dialog.close();
+      announce(`Your name is now ${user.name}.`);
+    } catch (err) {
+      showError(error, err.message);
+      input.focus();
+    }
+  });
+}
+
+const STATUS_TEXT = {
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  gone: "Room not found",
+};
+
+let countdown = null;
+/** Show the WebSocket's state in the header ("Connected", "Reconnecting in 3 s"). */
+export function setConnection(status, detail = {}) {
+  const el = $("#conn");
+  if (!el) return;
+  clearInterval(countdown);
+  el.hidden = false;
+  el.dataset.status = status;
+  if (status === "waiting") {
+    let left = Math.ceil((detail.delay || 0) / 1000);
+    const paint = () => {
+      el.textContent = left > 0 ? `Offline — retrying in ${left} s` : "Reconnecting…";
+    };
+    paint();
+    countdown = setInterval(() => {
+      left -= 1;
+      paint();
+      if (left <= 0) clearInterval(countdown);
+    }, 1000);
+  } else {
+    el.textContent = STATUS_TEXT[status] || status;
+  }
+}

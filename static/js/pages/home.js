@@ -1,0 +1,205 @@
+// home.js — the lobby: choose a game, your name, seats, options and visibility, and open a
+// table; join by code; and see the public tables to join or watch. The option fields are
+// built from each game's options schema (GET /api/games), so the page knows no rules.
+
+import { ApiError, get, post } from "../lib/api.js";
+import { cardEl } from "../lib/cards.js";
+import { $, $$, boot, h, plural, showError } from "../lib/dom.js";
+import { currentUser, initChrome, saveName } from "./common.js";
+
+initChrome();
+
+const data = boot();
+let gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, { ...g }]));
+
+const ART = {
+  cupid: ["KH", "french", { KH: "Cupid" }],
+  coins: ["AO", "spanish", {}],
+  cups: ["AC", "tarot", {}],
+  wifeswap: ["QH", "french", {}],
+  usurp: ["KS", "french", {}],
+};
+
+for (const art of $$("[data-game-art]")) {
+  const [code, pack, titles] = ART[art.dataset.gameArt] || ["AS", "french", {}];
+  art.append(cardEl(code, pack, { titles, className: "art" }));
+}
+
+function selectedGame() {
+  return $('input[name="game"]:checked')?.value || "cupid";
+}
+
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  if (option.type === "bool") {
+    return h(
+      "label.field.check",
+      { for: id },
+      h("input", { id, type: "checkbox", name: option.name, checked: Boolean(option.default), dataset: { type: "bool" } }),
+      h("span", {}, option.label),
+    );
+  }
+  let input;
+  if (option.type === "choice") {
+    input = h(
+      "select",
+      { id, name: option.name, dataset: { type: typeof option.default === "number" ? "int" : "text" } },
+      option.choices.map((choice) =>
+        h("option", { value: String(choice), selected: choice === option.default }, humanize(choice)),
+      ),
+    );
+  } else {
+    input = h("input", {
+      id,
+      name: option.name,
+      type: "number",
+      inputmode: "numeric",
+      min: option.min,
+      max: option.max,
+      value: option.default,
+      required: true,
+      dataset: { type: "int" },
+    });
+  }
+  const hint = option.type === "int" && option.min !== undefined ? h("span.hint", {}, `${option.min}–${option.max}`) : null;
+  return h("div.field", {}, h("label", { for: id }, option.label), input, hint);
+}
+
+function humanize(value) {
+  return String(value).replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+function renderGameFields() {
+  const game = gameInfo[selectedGame()];
+  if (!game) return;
+  const seats = $("#seats");
+  seats.replaceChildren(
+    ...Array.from({ length: game.max_seats - game.min_seats + 1 }, (_, i) => {
+      const n = game.min_seats + i;
+      return h("option", { value: String(n) }, plural(n, "player"));
+    }),
+  );
+  seats.disabled = game.min_seats === game.max_seats;
+  $("#rules-link").href = `/rules/${game.name}`;
+  $("#rules-link").textContent = `Read the rules of ${game.title}`;
+  $("#options").replaceChildren(...(game.options || []).map(optionField));
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of $$("#options input, #options select")) {
+    if (input.dataset.type === "bool") options[input.name] = input.checked;
+    else if (input.dataset.type === "int") options[input.name] = Number(input.value);
+    else options[input.name] = input.value;
+  }
+  return options;
+}
+
+async function ensureName(input) {
+  const wanted = input.value.trim();
+  if (wanted && wanted !== currentUser()?.name) await saveName(wanted);
+}
+
+$("#create-form").addEventListener("change", (event) => {
+  if (event.target.name === "game") renderGameFields();
+});
+
+$("#create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = $("#create-error");
+  const button = $("#create-btn");
+  showError(error, null);
+  button.disabled = true;
+  try {
+    await ensureName($("#my-name"));
+    const room = await post("/rooms", {
+      game: selectedGame(),
+      seats: Number($("#seats").value),
+      options: readOptions(),
+      visibility: $('input[name="visibility"]:checked').value,
+    });
+    location.assign(`/rooms/${room.id}`);
+  } catch (err) {
+    showError(error, err instanceof ApiError ? err.message : String(err));
+    button.disabled = false;
+  }
+});
+
+$("#join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = $("#join-error");
+  showError(error, null);
+  const code = $("#join-code").value.trim().toUpperCase();
+  if (!code) {
+    showError(error, "Type the room code your friend sent you.");
+    return;
+  }
+  try {
+    const room = await get(`/rooms/${encodeURIComponent(code)}`);
+    location.assign(`/rooms/${room.id}`);
+  } catch (err) {
+    showError(error, err.code === "room_not_found" ? `There is no room with the code ${code}.` : err.message);
+  }
+});
+
+function roomItem(room) {
+  const seated = room.seats.filter((s) => s.name).length;
+  const names = room.seats.map((s) => s.name).filter(Boolean);
+  const waiting = room.status === "waiting";
+  const free = room.seat_count - seated;
+  return h(
+    "li.room-item",
+    { dataset: { room: room.id } },
+    h(
+      "div.room-item-main",
+      {},
+      h("strong", {}, room.title),
+      h("span.badge", { class: waiting ? "open" : "live" }, waiting ? `${plural(free, "free seat")}` : "Playing"),
+      h("span.small.muted.room-players", {}, names.join(", ")),
+    ),
+    h(
+      "div.row",
+      {},
+      waiting && free > 0 ? h("a.btn.small.primary", { href: `/rooms/${room.id}` }, "Join") : null,
+      h("a.btn.small", { href: `/rooms/${room.id}/watch` }, "Watch"),
+    ),
+  );
+}
+
+async function loadRooms() {
+  const list = $("#room-list");
+  try {
+    const rooms = await get("/rooms");
+    list.replaceChildren(
+      ...(rooms.length
+        ? rooms.map(roomItem)
+        : [h("li.muted", {}, "No open tables right now — open one and invite a friend.")]),
+    );
+  } catch (err) {
+    list.replaceChildren(h("li.error", {}, err.message));
+  }
+}
+
+$("#refresh-rooms").addEventListener("click", loadRooms);
+
+async function init() {
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted) {
+    const radio = $(`input[name="game"][value="${CSS.escape(wanted)}"]`);
+    if (radio) radio.checked = true;
+  }
+  renderGameFields();
+  try {
+    const list = await get("/games");
+    for (const g of list) gameInfo[g.name] = { ...(gameInfo[g.name] || {}), ...g };
+    renderGameFields();
+  } catch (err) {
+    showError($("#create-error"), err.message);
+  }
+  loadRooms();
+  setInterval(() => {
+    if (document.visibilityState === "visible") loadRooms();
+  }, 10000);
+}
+
+init();

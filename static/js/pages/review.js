@@ -1,0 +1,189 @@
+// review.js — step through a finished match move by move (GET /api/matches/{id}/review):
+// every hand shown, the move described, and the score progression drawn as a chart with a
+// marker at the current move. Keyboard: ← → step, Home/End jump, Space plays.
+
+import { get } from "../lib/api.js";
+import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
+import { gameModule } from "../table/registry.js";
+import { Table } from "../table/table.js";
+import { initChrome } from "./common.js";
+
+initChrome();
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2"];
+
+const PLAY_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l12-7z"/></svg>';
+const PAUSE_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>';
+
+const data = boot();
+let frames = [];
+let step = 0;
+let record = null;
+let table = null;
+let game = null;
+let room = null;
+let playing = null;
+
+function svg(tag, attrs = {}) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+function describe(index) {
+  const frame = frames[index];
+  if (!frame.event) return "The deal. Every hand is shown face up.";
+  const ctx = table.context({ room, view: frame.view, version: index, seat: null, hands: frame.hands });
+  const line = game.describeLast
+    ? game.describeLast({ seat: frame.event.seat, ...frame.event.action }, ctx)
+    : null;
+  return line || `${ctx.name(frame.event.seat)}: ${frame.event.action.type}`;
+}
+
+/** The numbers the chart follows: the game's choice (e.g. Usurp's Hand Points) or the scores. */
+function series(frame) {
+  return game.progress ? game.progress(frame.view, frame.scores) : frame.scores;
+}
+
+function chart() {
+  const seats = record.seat_count;
+  const width = 320;
+  const height = 160;
+  const pad = 24;
+  const values = frames.map(series);
+  const max = Math.max(1, ...values.flat());
+  const x = (i) => pad + ((width - pad * 2) * i) / Math.max(1, frames.length - 1);
+  const y = (v) => height - pad - ((height - pad * 2) * v) / max;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart" });
+  const final = values[values.length - 1];
+  root.setAttribute(
+    "aria-label",
+    `Scores over ${frames.length - 1} moves. Final: ${final.map((s, i) => `${room.seats[i].name} ${s}`).join(", ")}`,
+  );
+  root.append(svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }));
+  root.append(svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, class: "axis" }));
+  const label = svg("text", { x: pad - 4, y: pad + 4, "text-anchor": "end", class: "axis-label" });
+  label.textContent = String(max);
+  root.append(label);
+  for (let seat = 0; seat < seats; seat += 1) {
+    const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v[seat]).toFixed(1)}`).join(" ");
+    root.append(svg("polyline", { points, fill: "none", stroke: COLORS[seat % COLORS.length], "stroke-width": 2.5, "stroke-linejoin": "round" }));
+  }
+  const marker = svg("line", { x1: x(0), y1: pad / 2, x2: x(0), y2: height - pad, class: "marker" });
+  root.append(marker);
+  root.addEventListener("click", (event) => {
+    const box = root.getBoundingClientRect();
+    const rel = ((event.clientX - box.left) / box.width) * width;
+    const index = Math.round(((rel - pad) / (width - pad * 2)) * (frames.length - 1));
+    go(Math.max(0, Math.min(frames.length - 1, index)));
+  });
+  const legend = h(
+    "ul.chart-legend",
+    {},
+    room.seats.map((s, i) =>
+      h("li", {}, h("span.swatch", { style: { background: COLORS[i % COLORS.length] } }), s.name, " ", h("strong", { dataset: { legendScore: String(i) } }, "0")),
+    ),
+  );
+  const heading = $("#score-chart").previousElementSibling;
+  if (heading && game.progressLabel) heading.textContent = game.progressLabel;
+  $("#score-chart").replaceChildren(root, legend);
+  return { marker, x };
+}
+
+let chartParts = null;
+
+function go(index, animate = true) {
+  step = Math.max(0, Math.min(frames.length - 1, index));
+  const frame = frames[step];
+  table.show({ room, view: frame.view, version: step, seat: null, hands: frame.hands, event: frame.event }, { animate });
+  $("#step-slider").value = String(step);
+  $("#step-label").textContent = `Move ${step} of ${frames.length - 1}`;
+  $("#review-event").textContent = describe(step);
+  chartParts.marker.setAttribute("x1", chartParts.x(step));
+  chartParts.marker.setAttribute("x2", chartParts.x(step));
+  for (const el of document.querySelectorAll("[data-legend-score]")) {
+    el.textContent = String(series(frame)[Number(el.dataset.legendScore)]);
+  }
+  $("#first-step").disabled = $("#prev-step").disabled = step === 0;
+  $("#last-step").disabled = $("#next-step").disabled = step === frames.length - 1;
+}
+
+function togglePlay() {
+  const button = $("#play-steps");
+  if (playing) {
+    clearInterval(playing);
+    playing = null;
+    button.innerHTML = PLAY_ICON;
+    button.setAttribute("aria-label", "Play");
+    return;
+  }
+  if (step >= frames.length - 1) go(0);
+  button.innerHTML = PAUSE_ICON;
+  button.setAttribute("aria-label", "Pause");
+  playing = setInterval(() => {
+    if (step >= frames.length - 1) togglePlay();
+    else go(step + 1);
+  }, 700);
+}
+
+function facts() {
+  const winners = (record.winners || []).map((s) => room.seats[s].name);
+  const items = [
+    ["Game", record.title],
+    ["Players", room.seats.map((s) => s.name).join(", ")],
+    ["Winner", listWords(winners) || "—"],
+    ["Final score", record.scores ? record.scores.map((s, i) => `${room.seats[i].name} ${s}`).join(" · ") : "—"],
+    ["Finished", formatDate(record.finished_at)],
+    ["Options", Object.entries(record.options || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "—"],
+    ["Seed", record.seed || "—"],
+    ["Seed hash", record.seed_hash || "—"],
+  ];
+  $("#match-facts").replaceChildren(...items.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { class: k.startsWith("Seed") ? "mono" : "" }, v)]));
+}
+
+async function init() {
+  try {
+    const review = await get(`/matches/${encodeURIComponent(data.match)}/review`);
+    record = review.match;
+    frames = review.frames;
+  } catch (err) {
+    showError($("#review-error"), err.message);
+    $("#review").setAttribute("aria-busy", "false");
+    return;
+  }
+  const seats = Array.from({ length: record.seat_count }, (_, i) => {
+    const player = (record.seats || []).find((p) => p.seat === i);
+    return { seat: i, name: player?.name || `Seat ${i + 1}`, bot: player?.bot || null, user_id: player?.user_id || null, connected: true };
+  });
+  room = { id: record.room_id, title: record.title, game: record.game, seat_count: record.seat_count, seats, match_id: record.id };
+  game = gameModule(record.game, record.title);
+  table = new Table($("#table-wrap"), game, { mode: "review" });
+  $("#review-title").textContent = `${record.title}: ${seats.map((s) => s.name).join(" vs ")}`;
+  document.title = `Review · ${record.title} · Parlour`;
+  $("#review-controls").hidden = false;
+  const slider = $("#step-slider");
+  slider.max = String(frames.length - 1);
+  slider.addEventListener("input", () => go(Number(slider.value), false));
+  $("#first-step").addEventListener("click", () => go(0));
+  $("#prev-step").addEventListener("click", () => go(step - 1));
+  $("#next-step").addEventListener("click", () => go(step + 1));
+  $("#last-step").addEventListener("click", () => go(frames.length - 1));
+  $("#play-steps").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea, dialog")) return;
+    if (event.key === "ArrowRight") go(step + 1);
+    else if (event.key === "ArrowLeft") go(step - 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(frames.length - 1);
+    else if (event.key === " " && !event.target.closest("button")) togglePlay();
+    else return;
+    event.preventDefault();
+  });
+  chartParts = chart();
+  facts();
+  go(0, false);
+  $("#review").setAttribute("aria-busy", "false");
+}
+
+init();

@@ -1,0 +1,137 @@
+"""Browser fixtures for the end-to-end tests: real Chromium driven by Playwright (sync API).
+
+Chromium must be installed (/usr/bin/chromium, or CHROMIUM_PATH): without it these tests
+fail rather than skip, because the browser client is part of what CI proves. Every page
+opened through ``open_page`` fails its test on any console error or uncaught page error,
+and ``shot`` saves screenshots under test-artifacts/<test name>/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"Chromium is not installed at {CHROMIUM}: the browser tests need it "
+            "(apt-get install chromium; .ci/run installs it in CI)."
+        )
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@dataclass
+class Watched:
+    """A page plus the console errors and page errors seen on it."""
+
+    page: Page
+    label: str
+    errors: list[str] = field(default_factory=list)
+
+
+class Pages:
+    """Opens browser contexts (one per person) and checks them for JavaScript errors."""
+
+    def __init__(self, browser: Browser, base_url: str, artifacts: Path) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.artifacts = artifacts
+        self.contexts: list[BrowserContext] = []
+        self.watched: list[Watched] = []
+        self.allowed: list[re.Pattern[str]] = []
+        self.count = 0
+
+    def allow(self, pattern: str) -> None:
+        """Accept console errors matching ``pattern`` (a test that cuts the network on purpose
+        sees the browser's own "WebSocket connection failed" lines)."""
+        self.allowed.append(re.compile(pattern))
+
+    def open(self, label: str, *, width: int = 1280, height: int = 900) -> Page:
+        context = self.browser.new_context(
+            base_url=self.base_url,
+            viewport={"width": width, "height": height},
+            reduced_motion="no-preference",
+        )
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        watched = Watched(page, label)
+        page.on(
+            "console",
+            lambda msg: (
+                watched.errors.append(f"console: {msg.text}") if msg.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda exc: watched.errors.append(f"pageerror: {exc}"))
+        self.watched.append(watched)
+        return page
+
+    def shot(self, page: Page, name: str) -> Path:
+        self.count += 1
+        path = self.artifacts / f"{self.count:02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def errors(self) -> list[str]:
+        return [
+            f"[{w.label}] {e}"
+            for w in self.watched
+            for e in w.errors
+            if not any(p.search(e) for p in self.allowed)
+        ]
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    path = ARTIFACTS / name
+    path.mkdir(parents=True, exist_ok=True)
+    for old in path.glob("*.png"):
+        old.unlink()
+    return path
+
+
+@pytest.fixture
+def server(live_server_factory: Callable[..., object]) -> object:
+    return live_server_factory(BOT_DELAY="0.02")
+
+
+@pytest.fixture
+def pages(browser: Browser, server: object, artifacts: Path) -> Iterator[Pages]:
+    opened = Pages(browser, server.url, artifacts)  # type: ignore[attr-defined]
+    yield opened
+    errors = opened.errors()
+    opened.close()
+    assert not errors, "JavaScript errors in the browser:\n" + "\n".join(errors)

@@ -1,0 +1,208 @@
+"""What a person does in the browser, as small steps the e2e tests share: open a table,
+take a seat, play whatever the server offers by clicking, and read the table's state."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+# Records every card face a page ever shows, with the table version it was shown at, so a
+# test can check a spectator never saw a hidden card (compared with the match's review).
+RECORD_CARDS = """
+(() => {
+  window.__seen = [];
+  const record = () => {
+    const table = document.querySelector('.table');
+    if (!table) return;
+    const version = Number(table.dataset.version);
+    const cards = [...document.querySelectorAll('[data-card]')].map((el) => el.dataset.card);
+    const hands = document.querySelectorAll('.hand').length;
+    window.__seen.push({ version, cards, hands });
+  };
+  new MutationObserver(record).observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+# What a failing test reports about a page's live table.
+TABLE_STATE = """() => ({
+    version: window.parlourTable?.current?.version,
+    queue: window.parlourTable?.queue?.length,
+    pending: window.parlourTable?.pendingSlot,
+    toAct: window.parlourTable?.current?.view?.to_act,
+    phase: window.parlourTable?.current?.view?.phase,
+    legal: window.parlourTable?.current?.view?.legal_actions,
+    message: window.parlourTable?.current?.view?.message,
+    myTurn: document.querySelectorAll('.table.my-turn').length,
+    socket: window.parlourSocket?.status,
+})"""
+
+
+def set_name(page: Page, name: str) -> None:
+    """Rename through the header dialog (any page)."""
+    page.get_by_role("button", name="Your name").click()
+    field = page.locator("#name-input")
+    field.fill(name)
+    page.locator("#name-save").click()
+    expect(page.locator("#who-name .who-text")).to_have_text(name)
+
+
+def create_room(
+    page: Page,
+    *,
+    game: str,
+    name: str,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    visibility: str = "public",
+) -> str:
+    """From the home page: fill in the form and open a table; returns the room id."""
+    page.goto("/")
+    page.locator("#my-name").fill(name)
+    page.locator(f'.game-choice[data-game="{game}"]').click()
+    if seats is not None:
+        page.locator("#seats").select_option(str(seats))
+    for key, value in (options or {}).items():
+        field = page.locator(f"#opt-{key}")
+        tag = field.evaluate("el => el.tagName")
+        if tag == "SELECT":
+            field.select_option(str(value))
+        elif isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(str(value))
+    page.locator(f'input[name="visibility"][value="{visibility}"]').check(force=True)
+    page.locator("#create-btn").click()
+    page.wait_for_url("**/rooms/*")
+    expect(page.locator("#lobby")).to_be_visible()
+    return page.url.rstrip("/").split("/")[-1]
+
+
+def wait_table(page: Page) -> None:
+    expect(page.locator(".table")).to_be_visible(timeout=20_000)
+
+
+def version(page: Page) -> int:
+    value = page.locator(".table").get_attribute("data-version")
+    return int(value) if value not in (None, "") else -1
+
+
+def is_over(page: Page) -> bool:
+    return page.locator(".table .result").count() > 0
+
+
+LAST_CLICK_ERROR: dict[Page, list[str]] = {}
+
+
+def act_once(page: Page, *, keyboard: bool = False) -> bool:
+    """If it is this page's turn, click the first thing the server offers; True if it did.
+
+    Offered things: a clickable pile or action button, else a highlighted card. Cards are
+    clicked on their left edge (the part an overlapping neighbour never covers), or, with
+    ``keyboard``, focused and played with Enter."""
+    if page.locator(".table.my-turn").count() == 0 or page.locator(".pending").count():
+        return False
+    before = version(page)
+    menu = page.locator(".choice-menu .btn.primary")
+    if menu.count():
+        menu.first.click()
+        return wait_moved(page, before)
+    target = page.locator(".table .actions .btn, .table .pile.clickable")
+    card = target.count() == 0
+    if card:
+        target = page.locator(".hand .card.playable")
+    if target.count() == 0:
+        return False
+    try:
+        if card and keyboard:
+            target.first.focus()
+            page.keyboard.press("Enter")
+        elif card:
+            # A hovered card is raised over its neighbours: move the pointer off the hand.
+            page.mouse.move(1, 1)
+            target.first.click(position={"x": 8, "y": 24}, timeout=2_000)
+        else:
+            target.first.click(timeout=2_000)
+    except Exception as error:  # the table re-rendered under the pointer: look again
+        LAST_CLICK_ERROR[page] = str(error).splitlines()[0:12]
+        return False
+    if page.locator(".choice-menu").count():
+        return act_once(page)
+    return wait_moved(page, before)
+
+
+def wait_moved(page: Page, before: int) -> bool:
+    """Wait until the table moved on from version ``before`` (or an error was shown)."""
+    try:
+        page.wait_for_function(
+            """([v]) => {
+                const t = document.querySelector('.table');
+                const err = [...document.querySelectorAll('.action-error')].some((e) => !e.hidden);
+                return err || (t && Number(t.dataset.version) !== v);
+            }""",
+            arg=[before],
+            timeout=15_000,
+        )
+    except Exception as error:
+        state = page.evaluate(TABLE_STATE)
+        raise AssertionError(f"the table did not move on from version {before}: {state}") from error
+    errors = page.locator(".action-error:not([hidden])")
+    if errors.count():
+        raise AssertionError(f"the server refused a move: {errors.first.inner_text()}")
+    return True
+
+
+def play_to_end(
+    players: list[Page], *, timeout: float = 150, on_step=None, keyboard: bool = False
+) -> int:
+    """Let every page play whatever it is offered until one shows the final result."""
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while time.monotonic() < deadline:
+        if all(is_over(p) for p in players):
+            return moves
+        acted = False
+        for page in players:
+            if act_once(page):
+                moves += 1
+                acted = True
+                if on_step is not None:
+                    on_step(moves)
+        if not acted:
+            players[0].wait_for_timeout(60)
+    states = [(page.evaluate(TABLE_STATE), LAST_CLICK_ERROR.get(page)) for page in players]
+    raise AssertionError(f"the match did not finish in {timeout} s ({moves} moves): {states}")
+
+
+def pace(page: Page, ms: int) -> None:
+    """Show each pushed change for at least ``ms`` (the table's "parlour-pace" setting)."""
+    page.add_init_script(f"localStorage.setItem('parlour-pace', '{ms}')")
+
+
+def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> int:
+    """Every card face the spectator page showed was in no hand at that version."""
+    seen = watcher.evaluate("window.__seen")
+    assert seen, "the spectator page recorded nothing"
+    for entry in seen:
+        assert entry["hands"] == 0, "a spectator was shown a hand"
+        hidden = {card for seat_hand in frames[entry["version"]]["hands"] for card in seat_hand}
+        leaked = hidden & set(entry["cards"])
+        assert not leaked, f"spectator saw hidden {leaked} at version {entry['version']}"
+    return len(seen)
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator(".hand .card").evaluate_all("els => els.map((e) => e.dataset.card)")
+
+
+def shown_scores(page: Page, seats: int) -> list[int]:
+    return [int(page.locator(f'.scoreboard [data-score="{s}"]').inner_text()) for s in range(seats)]
+
+
+def api_json(page: Page, path: str) -> Any:
+    response = page.request.get(path)
+    assert response.ok, f"{path}: {response.status} {response.text()}"
+    return json.loads(response.text())
