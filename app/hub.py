@@ -17,6 +17,7 @@ from collections.abc import Callable
 from starlette.websockets import WebSocket
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
+SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
 
 
 class Connection:
@@ -70,12 +71,21 @@ class Connection:
                 if self._due:
                     self._due = False
                     for text in self._render(self):
-                        await self.websocket.send_text(text)
+                        await self._send(text)
                 while self._outbox and not self.closed:
-                    await self.websocket.send_text(self._outbox.popleft())
+                    await self._send(self._outbox.popleft())
             with contextlib.suppress(Exception):
                 await self.websocket.close(code=SLOW_CLIENT_CLOSE, reason="too slow")
         except Exception:  # the peer went away mid-send; the receive loop will notice
+            self.closed = True
+
+    async def _send(self, text: str) -> None:
+        # A client that stops reading would otherwise park this loop (and its buffers)
+        # for ever; after SEND_TIMEOUT it is closed as too slow.
+        try:
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.websocket.send_text(text)
+        except TimeoutError:
             self.closed = True
 
     def stop(self) -> None:

@@ -5,15 +5,19 @@ Run it with ``uvicorn app.main:create_app --factory`` (`make run` does, after mi
 
 from __future__ import annotations
 
+import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from app.config import Settings, get_settings
 from app.db import make_engine
@@ -26,7 +30,35 @@ ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+WS_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
+
+
+class ParlourApp:
+    """The ASGI app: the play socket first, then FastAPI for everything else.
+
+    A WebSocket to /ws/rooms/{id} is served before FastAPI's middleware and router: those
+    layers hold memory for as long as a connection lives (about a third of an idle
+    connection's cost, docs/benchmarks.md) and do nothing for it. Attributes (``state``,
+    ``routes``...) are the FastAPI app's.
+    """
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match = WS_PATH.fullmatch(scope["path"])
+            if match is not None:
+                scope["app"] = self.app
+                await ws.play(WebSocket(scope, receive, send), match["room_id"])
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> ParlourApp:
     settings = settings or get_settings()
     engine = make_engine(settings.database_url)
     hub = Hub()
@@ -37,6 +69,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resumed = await rooms.resume_all()
         if resumed:
             log.info("resumed %d unfinished matches from their event logs", resumed)
+        # Everything loaded so far lives as long as the process: keep it out of the
+        # collector's sight, and collect the rest less eagerly. Under load, full
+        # collections of the start-up heap were the main cause of latency spikes
+        # (docs/benchmarks.md).
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(7000, 50, 1000)
         yield
         for room in list(rooms.rooms.values()):
             if room.bot_task is not None:
@@ -58,10 +97,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.include_router(api.router)
-    app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    return app
+    return ParlourApp(app)
 
 
 async def _room_error(_request: Request, error: RoomError) -> JSONResponse:

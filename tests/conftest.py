@@ -23,6 +23,14 @@ BACKENDS = ["sqlite", "postgresql"]
 def reset_postgres(url: str) -> None:
     engine = make_engine(url)
     with engine.begin() as conn:
+        # A server process left from an earlier test must not hold locks we wait on.
+        conn.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+        conn.execute(text("SET lock_timeout = '30s'"))
         conn.execute(text("DROP SCHEMA public CASCADE"))
         conn.execute(text("CREATE SCHEMA public"))
     engine.dispose()

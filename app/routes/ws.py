@@ -1,4 +1,4 @@
-"""The WebSocket endpoint /ws/rooms/{id} (DESIGN.md §6).
+"""The WebSocket endpoint /ws/rooms/{id} (DESIGN.md §6), served by app.main.ParlourApp.
 
 A player's connection acts for their seat; anyone else's watches. Every incoming message
 is bounded in size and rate and validated before it reaches the room; a refused message
@@ -12,7 +12,7 @@ import contextlib
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from pydantic import ValidationError
 
 from app import ratelimit
@@ -20,7 +20,6 @@ from app.hub import Connection
 from app.rooms import RoomError
 from app.schemas import ActMessage, ClientMessage
 
-router = APIRouter()
 POLICY_VIOLATION = 1008
 ROOM_NOT_FOUND_CLOSE = 4404
 
@@ -39,8 +38,8 @@ def describe_validation(error: ValidationError) -> str:
     return f"Bad message: {where or 'message'}: {first['msg']}."
 
 
-@router.websocket("/ws/rooms/{room_id}")
 async def play(websocket: WebSocket, room_id: str) -> None:
+    """Serve one connection to a room until it closes (mounted by app.main.ParlourApp)."""
     state = websocket.app.state
     settings = state.settings
     service = state.rooms
