@@ -35,6 +35,7 @@ lint: $(BIN)/activate
 
 bench: $(BIN)/activate
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
