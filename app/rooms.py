@@ -29,7 +29,7 @@ from app import store
 from app.db import make_session_factory
 from app.hub import Connection, Hub
 from app.models import Match, Room, Seat
-from games.base import IllegalAction, Rules
+from games.base import IllegalAction, Previews, Rules
 from games.bots import choose
 from games.bots.simple import KINDS as BOT_KINDS
 
@@ -416,19 +416,8 @@ class RoomService:
     async def act(self, room: LiveRoom, *, seat: int | None, version: Any, action: Any) -> None:
         """Check, persist, apply and announce one action; raise RoomError if refused."""
         async with room.lock:
-            if room.status == "waiting":
-                raise RoomError("match_not_started", "The match has not started yet.")
-            if seat is None:
-                raise RoomError("not_seated", "You are watching this table, not playing at it.")
-            if room.status == "finished" or room.rules.is_over(room.state):
-                raise RoomError("match_over", "The match is over.")
-            if version != room.version:
-                raise RoomError(
-                    "stale_version",
-                    f"The table has moved on (version {room.version}, you acted on {version}).",
-                )
-            if seat not in room.rules.to_act(room.state):
-                raise RoomError("not_your_turn", "It is not your turn.")
+            self._check_turn(room, seat, version)
+            assert seat is not None
             try:
                 new_state = room.rules.apply(room.state, seat, action)
             except IllegalAction as error:
@@ -465,6 +454,43 @@ class RoomService:
             else:
                 self._state_changed(room)
         self._kick_bots(room)
+
+    async def preview(
+        self, room: LiveRoom, *, seat: int | None, version: Any, action: Any
+    ) -> dict[str, Any]:
+        """What ``action`` would do, checked as ``act`` checks it; never changes anything.
+
+        The same refusals in the same order as ``act`` (RoomError). Then the game's own
+        ``preview`` when it has one (games.base.Previews), else ``apply`` on the current
+        state with the result discarded (``{}``): states are immutable, so nothing moves.
+        There is no await between the checks and the answer, so it needs no lock: it sees
+        one consistent version.
+        """
+        self._check_turn(room, seat, version)
+        try:
+            if isinstance(room.rules, Previews):
+                return room.rules.preview(room.state, seat, action)
+            room.rules.apply(room.state, seat, action)
+        except IllegalAction as error:
+            raise RoomError("illegal_action", str(error)) from None
+        return {}
+
+    @staticmethod
+    def _check_turn(room: LiveRoom, seat: int | None, version: Any) -> None:
+        """The refusals shared by act and preview, in the order a player meets them."""
+        if room.status == "waiting":
+            raise RoomError("match_not_started", "The match has not started yet.")
+        if seat is None:
+            raise RoomError("not_seated", "You are watching this table, not playing at it.")
+        if room.status == "finished" or room.rules.is_over(room.state):
+            raise RoomError("match_over", "The match is over.")
+        if version != room.version:
+            raise RoomError(
+                "stale_version",
+                f"The table has moved on (version {room.version}, you sent {version}).",
+            )
+        if seat not in room.rules.to_act(room.state):
+            raise RoomError("not_your_turn", "It is not your turn.")
 
     # --- computer players ---------------------------------------------------------------
 

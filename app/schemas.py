@@ -49,13 +49,24 @@ class ActMessage(StrictMessage):
     action: dict[str, Any]
 
 
+class PreviewMessage(StrictMessage):
+    """What an action would do at ``version``, without playing it (docs/protocol.md)."""
+
+    type: Literal["preview"]
+    version: int
+    action: dict[str, Any]
+
+
 class PingMessage(StrictMessage):
     type: Literal["ping"]
 
 
-ClientMessage = TypeAdapter(Annotated[ActMessage | PingMessage, Field(discriminator="type")])
+ClientMessage = TypeAdapter(
+    Annotated[ActMessage | PreviewMessage | PingMessage, Field(discriminator="type")]
+)
 
-# Error codes sent as {"type": "error", "code": ..., "message": ...} (docs/protocol.md).
+# Error codes sent as {"type": "error", "code": ..., "message": ...} (docs/protocol.md); a
+# refused preview carries one of them in {"type": "preview", "ok": false, "code": ...}.
 ERROR_CODES = (
     "bad_message",
     "message_too_large",

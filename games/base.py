@@ -32,6 +32,14 @@ class Rules(Protocol):
     The first block is the contract of DESIGN.md §3. ``deck``, ``zones`` and
     ``hidden_cards`` let the shared contract test check conservation of cards and
     hidden information for every game without knowing its rules.
+
+    A game may also have one optional member, ``preview(state, seat, action) -> dict``:
+    what the seat would see of an action without playing it. It raises
+    :class:`IllegalAction` exactly as ``apply`` would (same message) and returns a
+    JSON-safe dict of public consequences only (never anything the seat may not know —
+    e.g. never the cards drawn afterwards). Being optional, it is not a member of this
+    protocol (``isinstance`` would then demand it of every game): :class:`Previews`
+    describes it, and games without it need nothing.
     """
 
     name: str
@@ -88,6 +96,20 @@ class Rules(Protocol):
 
     def hidden_cards(self, state: State, seat: int | None) -> frozenset[str]:
         """The cards that ``seat`` (``None``: a spectator) may not know right now."""
+        ...
+
+
+@runtime_checkable
+class Previews(Protocol):
+    """The optional member of :class:`Rules` that answers "what would this action do?"."""
+
+    def preview(self, state: State, seat: int, action: Action) -> dict[str, Any]:
+        """What the seat would see of an action without playing it.
+
+        Raises :class:`IllegalAction` exactly as ``apply`` would (same message); returns a
+        JSON-safe dict of public consequences only (never anything the seat may not know —
+        e.g. never the cards drawn afterwards). The state is never changed.
+        """
         ...
 
 

@@ -2,7 +2,8 @@
 
 A player's connection acts for their seat; anyone else's watches. Every incoming message
 is bounded in size and rate and validated before it reaches the room; a refused message
-gets a specific error and changes nothing.
+gets a specific error and changes nothing. A preview (what an action would do) is answered
+with a "preview" message, whether the rules accept the action or not.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pydantic import ValidationError
 
 from app import ratelimit
 from app.hub import Connection
-from app.rooms import RoomError
-from app.schemas import ActMessage, ClientMessage
+from app.rooms import LiveRoom, RoomError, RoomService
+from app.schemas import ActMessage, ClientMessage, PreviewMessage
 
 POLICY_VIOLATION = 1008
 ROOM_NOT_FOUND_CLOSE = 4404
@@ -30,12 +31,29 @@ def error_message(code: str, message: str) -> str:
 
 def describe_validation(error: ValidationError) -> str:
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"] if part not in ("act", "ping"))
+    skip = ("act", "preview", "ping")
+    where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return "A message needs a 'type' of 'act' or 'ping'."
+        return "A message needs a 'type' of 'act', 'preview' or 'ping'."
     if first["type"] == "json_invalid":
         return "That message is not valid JSON."
     return f"Bad message: {where or 'message'}: {first['msg']}."
+
+
+async def preview_reply(
+    service: RoomService, room: LiveRoom, seat: int | None, message: PreviewMessage
+) -> str:
+    """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
+    reply: dict[str, Any] = {"type": "preview", "version": message.version}
+    try:
+        result = await service.preview(
+            room, seat=seat, version=message.version, action=message.action
+        )
+    except RoomError as error:
+        reply.update(ok=False, code=error.code, message=error.message)
+    else:
+        reply.update(ok=True, result=result)
+    return orjson.dumps(reply).decode()
 
 
 async def play(websocket: WebSocket, room_id: str) -> None:
@@ -93,6 +111,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 parsed = ClientMessage.validate_json(text)
             except ValidationError as error:
                 connection.send(error_message("bad_message", describe_validation(error)))
+                continue
+            if isinstance(parsed, PreviewMessage):
+                connection.send(await preview_reply(service, room, room.seat_of(user_id), parsed))
                 continue
             if not isinstance(parsed, ActMessage):
                 connection.send('{"type":"pong"}')

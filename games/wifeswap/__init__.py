@@ -12,7 +12,9 @@ everyone refills to seven from the winner clockwise.
 
 Layouts are too many to list, so ``legal_actions`` offers ``pass`` plus a modest set of useful
 concrete layouts (each applies exactly as listed) and ``apply`` also accepts any other complete
-valid layout, normalising the order of families and cards first.
+valid layout, normalising the order of families and cards first. ``preview`` (the optional
+member of games.base.Rules) runs the same validation and says what a layout would score, so
+the client's arrangement board holds no scoring of its own.
 """
 
 from __future__ import annotations
@@ -244,16 +246,53 @@ class WifeSwapRules:
         if state.arranger < 0:
             act = require_legal(self, state, seat, action, explain=_explain_play)
             return _play(state, seat, act["card"])
+        kind, _, outcome = self._arrangement_step(state, seat, action)
+        return _settle(state, outcome, kind)
+
+    def preview(self, state: WifeSwapState, seat: int, action: Action) -> dict[str, Any]:
+        """What the trick winner's layout would score, validated exactly as ``apply`` does.
+
+        For ``arrange`` and ``pass``: the families in the order the action lists them (so
+        family i of the answer is family i of the layout), each with its cards, points,
+        kind and whether it is Royal, the orphans and the total. Nothing about the draws
+        that would follow. A card play is only validated (``{}``).
+        """
+        if state.arranger < 0:
+            require_legal(self, state, seat, action, explain=_explain_play)
+            return {}
+        kind, act, outcome = self._arrangement_step(state, seat, action)
+        listed = act["families"] if kind == "arrange" else state.families[seat]
+        families = [
+            {
+                "cards": list(f),
+                "points": family_points(f),
+                "royal": is_royal(f),
+                "kind": spouses(f)[0],
+            }
+            for f in listed
+        ]
+        return {
+            "families": families,
+            "orphans": list(outcome.orphans),
+            "total": sum(f["points"] for f in families),
+        }
+
+    def _arrangement_step(
+        self, state: WifeSwapState, seat: int, action: Action
+    ) -> tuple[str, Action, Outcome]:
+        """The trick winner's ``pass`` or ``arrange``, checked: (kind, action, outcome).
+
+        The one validation of the arrangement step, shared by ``apply`` and ``preview``.
+        """
         check_turn(self, state, seat)
         act = check_action_shape(action)
         kind = act["type"]
         if kind == "pass":
             if set(act) != {"type"}:
                 raise IllegalAction("A pass takes no other fields.")
-            current = state.families[seat]
-            return _settle(state, Outcome(current, (), ()), "pass")
+            return kind, act, Outcome(state.families[seat], (), ())
         if kind == "arrange":
-            return _settle(state, resolve_arrangement(state, act), "arrange")
+            return kind, act, resolve_arrangement(state, act)
         raise IllegalAction(
             f"You won the trick: arrange your families or pass (you cannot {kind!r} now)."
         )

@@ -21,7 +21,10 @@ NewClient = Callable[[str | None], TestClient]
 
 @pytest.fixture
 def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
-    with running(make_app(database_url, tmp_path)) as factory:
+    # Test clients act the instant they may (computers play with no delay): lift the
+    # per-connection rate limit, which has its own test in test_ws.py.
+    app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
+    with running(app) as factory:
         yield factory
 
 
@@ -230,6 +233,7 @@ def play_out_seat0(client: TestClient, room_id: str) -> None:
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
         while True:
             message = ws.receive_json()
+            assert message["type"] != "error", message  # an ignored refusal would hang here
             if message["type"] != "state":
                 continue
             view = message["view"]

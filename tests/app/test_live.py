@@ -22,6 +22,8 @@ from tests.conftest import LiveServer
 from tests.games.randomplay import card_codes_in
 
 Factory = Callable[..., LiveServer]
+# These clients act the instant they may; the rate limit has its own test (test_ws.py).
+UNLIMITED = {"RATE_PER_SECOND": "1000", "RATE_BURST": "1000"}
 
 
 class Seat:
@@ -146,7 +148,7 @@ def check_against_truth(
 def test_whole_matches_over_real_sockets_leak_nothing(
     live_server_factory: Factory, game: str, names: list[str], options: dict[str, Any]
 ) -> None:
-    server = live_server_factory()
+    server = live_server_factory(**UNLIMITED)
     room_id, seats = open_room(server, game, names, options)
     spectator = Seat(server, "Eve")
     anonymous = Seat(server, None)
@@ -172,7 +174,7 @@ def test_a_killed_server_resumes_every_acknowledged_action(
     url = None
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
-    server = live_server_factory(database_url=url)
+    server = live_server_factory(database_url=url, **UNLIMITED)
     room_id, seats = open_room(server, "cupid", ["Ann", "Bob"], {"target": 60})
     for seat in seats:
         seat.connect(room_id)
@@ -189,7 +191,7 @@ def test_a_killed_server_resumes_every_acknowledged_action(
     for seat in seats:
         seat.close()
 
-    restarted = live_server_factory(database_url=server.database_url)
+    restarted = live_server_factory(database_url=server.database_url, **UNLIMITED)
     fresh = [Seat(restarted, None) for _ in seats]
     for old, new in zip(seats, fresh, strict=True):
         new.http.cookies.set("parlour_session", old.http.cookies.get("parlour_session") or "")
@@ -217,7 +219,7 @@ def test_a_killed_server_resumes_every_acknowledged_action(
 def test_the_same_action_sent_at_once_from_two_tabs_applies_once(
     live_server_factory: Factory,
 ) -> None:
-    server = live_server_factory()
+    server = live_server_factory(**UNLIMITED)
     room_id, seats = open_room(server, "cupid", ["Ann", "Bob"], {})
     for seat in seats:
         seat.connect(room_id)

@@ -8,6 +8,7 @@ counters with ``dataclasses.replace`` to reach a rare situation without playing 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -758,3 +759,98 @@ def test_every_listed_arrangement_applies_in_random_play() -> None:
 
 def test_registered_in_the_registry() -> None:
     assert games.get("wifeswap") is RULES
+
+
+# --- preview: what a layout would score, validated as apply validates it ------------------------
+
+# Five seats, dealer 4: seat 0 leads AS and wins a trick of AS KH QC 10S 6D, which with its hand
+# (KS QS 7S 9H 4C JD) makes the three families of the rulings' scoring examples.
+PREVIEW_HANDS = {
+    0: ["AS", "KS", "QS", "7S", "9H", "4C", "JD"],
+    1: ["KH", "2H", "3H", "4H", "5H", "6H", "7H"],
+    2: ["QC", "2C", "3C", "5C", "6C", "7C", "8C"],
+    3: ["10S", "2D", "3D", "4D", "5D", "7D", "8D"],
+    4: ["6D", "9D", "10D", "JH", "QH", "8H", "10H"],
+}
+RULING_FAMILIES = [["KS", "QS", "7S", "AS"], ["KH", "QC", "9H", "4C"], ["JD", "10S", "6D"]]
+
+
+def preview_table() -> WifeSwapState:
+    state = play(new(5, 4, PREVIEW_HANDS), "AS", "KH", "QC", "10S", "6D")
+    assert state.arranger == 0
+    return state
+
+
+def test_preview_scores_the_ruling_examples_as_listed() -> None:
+    state = preview_table()
+    action = {"type": "arrange", "families": RULING_FAMILIES}
+    answer = RULES.preview(state, 0, action)
+    assert [f["points"] for f in answer["families"]] == [56, 33, 26]
+    assert [f["cards"] for f in answer["families"]] == RULING_FAMILIES
+    assert [f["royal"] for f in answer["families"]] == [True, False, False]
+    assert [f["kind"] for f in answer["families"]] == ["senior", "senior", "junior"]
+    assert answer["orphans"] == [] and answer["total"] == 115
+    json.dumps(answer)  # JSON-safe
+    # The families come back in the order sent, so the board can match them one by one.
+    flipped = RULES.preview(state, 0, {"type": "arrange", "families": RULING_FAMILIES[::-1]})
+    assert [f["points"] for f in flipped["families"]] == [26, 33, 56]
+    # What apply then lays scores what preview said.
+    after = RULES.apply(state, 0, action)
+    assert RULES.view(after, 0)["round_scores"][0] == 115
+
+
+def test_preview_of_a_pass_and_of_orphans() -> None:
+    state = preview_table()
+    assert RULES.preview(state, 0, {"type": "pass"}) == {"families": [], "orphans": [], "total": 0}
+    state = play(after_first_family(), "AD", "3H", "3S")
+    swap = {"type": "arrange", "families": [["QS", "KS"]], "orphans": ["QH", "7H"]}
+    answer = RULES.preview(state, 0, swap)
+    assert answer["families"] == [
+        {"cards": ["QS", "KS"], "points": 40, "royal": True, "kind": "senior"}
+    ]
+    assert answer["orphans"] == ["QH", "7H"] and answer["total"] == 40
+    kept = RULES.preview(state, 0, {"type": "pass"})
+    assert kept["families"][0]["cards"] == ["KS", "QH", "7H"] and kept["total"] == 27
+
+
+def test_preview_refuses_exactly_as_apply_does() -> None:
+    state = preview_table()
+    bad: list[tuple[int, Any]] = [
+        (0, {"type": "arrange", "families": [["KS", "QS", "9H"]]}),
+        (0, {"type": "arrange", "families": [["JD", "10D"]]}),
+        (0, {"type": "arrange", "families": [["KS", "QS"], ["KS", "QH"]]}),
+        (0, {"type": "arrange", "families": [["KS", "QS"]], "orphans": ["7S"]}),
+        (0, {"type": "arrange", "families": "KS QS"}),
+        (0, {"type": "arrange"}),
+        (0, {"type": "arrange", "families": [["KS", "QS"]], "extra": 1}),
+        (0, {"type": "pass", "card": "AS"}),
+        (0, {"type": "play", "card": "KS"}),
+        (0, "pass"),
+        (1, {"type": "pass"}),
+        (7, {"type": "pass"}),
+    ]
+    for seat, action in bad:
+        with pytest.raises(IllegalAction) as applied:
+            RULES.apply(state, seat, action)
+        with pytest.raises(IllegalAction) as previewed:
+            RULES.preview(state, seat, action)
+        assert str(previewed.value) == str(applied.value), action
+    # In the play phase a legal card previews as {} and an illegal one is refused the same way.
+    opening_state = opening()
+    assert RULES.preview(opening_state, 0, {"type": "play", "card": "AC"}) == {}
+    with pytest.raises(IllegalAction, match="not your turn"):
+        RULES.preview(opening_state, 1, {"type": "play", "card": "3D"})
+
+
+def test_preview_never_changes_the_state() -> None:
+    state = preview_table()
+    snapshot = copy.deepcopy(state)
+    for action in (
+        {"type": "arrange", "families": RULING_FAMILIES},
+        {"type": "arrange", "families": [["KS"]]},
+        {"type": "pass"},
+    ):
+        with contextlib.suppress(IllegalAction):
+            RULES.preview(state, 0, action)
+    assert state == snapshot
+    assert RULES.legal_actions(state, 0) == RULES.legal_actions(snapshot, 0)

@@ -1,7 +1,8 @@
 // socket.js — one room's WebSocket with automatic reconnect (exponential backoff with
 // jitter), a keep-alive ping, and a status callback for the connection indicator. On every
 // (re)connect the server sends the room and this seat's view again, so the table is
-// restored without a reload.
+// restored without a reload. Answers to previews ("what would this action do?") go to the
+// listeners added with onPreview, not to onMessage.
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_MIN_MS = 500;
@@ -22,6 +23,7 @@ export class RoomSocket {
     this.pingTimer = null;
     this.closedForGood = false;
     this.status = "connecting";
+    this.previewListeners = new Set();
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && this.status !== "open") this.reconnectNow();
@@ -51,6 +53,10 @@ export class RoomSocket {
         return;
       }
       if (message.type === "pong") return;
+      if (message.type === "preview") {
+        for (const listener of this.previewListeners) listener(message);
+        return;
+      }
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
@@ -96,6 +102,17 @@ export class RoomSocket {
   /** Send an action acted on `version`; false when not connected. */
   act(version, action) {
     return this.sendRaw({ type: "act", version, action });
+  }
+
+  /** Ask what `action` would do at `version`, without playing it; false when not connected. */
+  preview(version, action) {
+    return this.sendRaw({ type: "preview", version, action });
+  }
+
+  /** Call `listener(message)` with every {"type": "preview", ...} answer; returns an unsubscribe. */
+  onPreview(listener) {
+    this.previewListeners.add(listener);
+    return () => this.previewListeners.delete(listener);
   }
 
   close() {

@@ -1,10 +1,11 @@
 // wifeswap.js — Royal Wife-Swap's part of the table (docs/rules/wifeswap.md): the trick
 // (with follow-suit highlighting from the legal plays), every player's families with their
 // points, round scores and match totals, and, for the trick winner, the arrangement board:
-// tap (or drag) cards from the trick, your hand and your families into families, see each
-// family's points as you go, and lay them out or pass. The board checks nothing itself:
-// the server judges the whole layout and its refusal is shown next to the board. The
-// server's suggested layouts can be loaded into the board with one tap.
+// tap (or drag) cards from the trick, your hand and your families into families, and lay
+// them out or pass. The board checks and scores nothing itself: whenever its layout changes
+// it asks the server for a preview (docs/protocol.md) and shows the server's points per
+// family, the total, or the server's refusal, live. The server's suggested layouts can be
+// loaded into the board with one tap.
 
 import { h, plural } from "../lib/dom.js";
 import { parseCard } from "../lib/cards.js";
@@ -12,23 +13,116 @@ import { trickEl } from "./table.js";
 
 const SUITS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 
-// Display arithmetic for the board, as the rules' Scoring section states it (Ace 1, 2–9 pips,
-// 10 J Q K ten; a King and Queen of one suit double the family). The server's own points
-// replace it as soon as the layout is accepted.
-function boardPoints(cards) {
-  let sum = 0;
-  for (const code of cards) {
-    const { rank } = parseCard(code);
-    sum += rank === "A" ? 1 : ["10", "J", "Q", "K"].includes(rank) ? 10 : Number(rank) || 0;
-  }
-  const kings = cards.filter((c) => parseCard(c).rank === "K").map((c) => parseCard(c).suit);
-  const queens = cards.filter((c) => parseCard(c).rank === "Q").map((c) => parseCard(c).suit);
-  const royal = kings.length === 1 && queens.length === 1 && kings[0] === queens[0];
-  return { points: royal ? sum * 2 : sum, royal };
+// One board per arrangement turn (keyed by the table version it was opened at). `wanted` is
+// the layout (as JSON) the board shows now; `answer` the server's preview of a layout.
+let board = null;
+
+// Previews of the board's layout: asked PREVIEW_DELAY_MS after the last change, one question
+// at a time; an answer counts only for the board version and the request it was asked for.
+// A question that gets no answer (a refused message, a reconnect) is given up after a while.
+const PREVIEW_DELAY_MS = 150;
+const PREVIEW_TIMEOUT_MS = 5000;
+const preview = {
+  seq: 0, // request counter
+  inflight: null, // { seq, version, key, timer } of the question awaiting its answer
+  timer: null, // the debounce timer
+  socket: null, // the socket whose answers are listened to
+  table: null, // the table showing the board
+};
+
+function layoutOf(b) {
+  return {
+    type: "arrange",
+    families: b.families.filter((f) => f.length).map((f) => [...f]),
+    orphans: [...b.orphans],
+  };
 }
 
-// One board per arrangement turn (keyed by the table version it was opened at).
-let board = null;
+function schedulePreview(table) {
+  preview.table = table;
+  clearTimeout(preview.timer);
+  preview.timer = setTimeout(askServer, PREVIEW_DELAY_MS);
+}
+
+function askServer() {
+  preview.timer = null;
+  const b = board;
+  // One question at a time: its answer asks again if the layout has changed meanwhile.
+  if (!b || preview.inflight || b.answer?.key === b.wanted) return;
+  if (preview.table?.current?.version !== b.version) return; // the table has moved on
+  const socket = window.parlourSocket;
+  if (!socket) return;
+  if (preview.socket !== socket) {
+    socket.onPreview(onPreviewAnswer);
+    preview.socket = socket;
+  }
+  const key = b.wanted;
+  if (!socket.preview(b.version, JSON.parse(key))) {
+    b.answer = { key, offline: true };
+    paintAnswer(b);
+    return;
+  }
+  const seq = ++preview.seq;
+  const timer = setTimeout(() => {
+    if (preview.inflight?.seq !== seq) return;
+    preview.inflight = null;
+    askServer();
+  }, PREVIEW_TIMEOUT_MS);
+  preview.inflight = { seq, version: b.version, key, timer };
+}
+
+function onPreviewAnswer(message) {
+  const asked = preview.inflight;
+  if (!asked) return; // a late answer to a question already given up
+  clearTimeout(asked.timer);
+  preview.inflight = null;
+  const b = board;
+  if (!b || b.version !== asked.version || message.version !== asked.version) return;
+  b.answer = message.ok
+    ? { key: asked.key, ok: true, result: message.result }
+    : { key: asked.key, ok: false, message: message.message };
+  paintAnswer(b);
+  if (b.wanted !== asked.key && !preview.timer) askServer();
+}
+
+// The server's answer for the layout on the board now, or null while it is being asked.
+function currentAnswer(b) {
+  return b.answer && b.answer.key === b.wanted ? b.answer : null;
+}
+
+function familyPointsText(b, i) {
+  const answer = currentAnswer(b);
+  if (!answer || answer.offline) return "…";
+  if (!answer.ok) return "—";
+  const family = answer.result.families?.[i];
+  if (!family) return "—";
+  return `${family.points} pts${family.royal ? " · Royal ×2" : ""}`;
+}
+
+function verdictOf(b) {
+  const answer = currentAnswer(b);
+  if (!answer) return ["checking", "Checking this layout with the server…"];
+  if (answer.offline) return ["offline", "Offline: the layout will be checked once the connection is back."];
+  if (!answer.ok) return ["refused", answer.message];
+  const { total, orphans } = answer.result;
+  const extra = orphans?.length ? `, ${plural(orphans.length, "orphan")}` : "";
+  return ["ok", `The server accepts this layout: ${total} pts in families${extra}.`];
+}
+
+// Write a newly arrived answer into the board in place (no re-render: a drag goes on).
+function paintAnswer(b) {
+  const root = preview.table?.root?.querySelector(".arrange-board");
+  if (!root || b !== board) return;
+  for (const el of root.querySelectorAll("[data-family-points]")) {
+    el.textContent = familyPointsText(b, Number(el.dataset.familyPoints));
+  }
+  const verdict = root.querySelector(".board-verdict");
+  if (verdict) {
+    const [state, text] = verdictOf(b);
+    verdict.dataset.verdict = state;
+    verdict.textContent = text;
+  }
+}
 
 function arrangeActions(ctx) {
   return ctx.legal.filter((a) => a.type === "arrange");
@@ -61,6 +155,11 @@ function moveTo(b, code, zone) {
 
 function boardView(ctx, table) {
   const b = boardFor(ctx);
+  const wanted = JSON.stringify(layoutOf(b));
+  if (b.wanted !== wanted) {
+    b.wanted = wanted;
+    schedulePreview(table);
+  }
   const redraw = (focusKey) => {
     table.render(table.current, false, true);
     if (focusKey) table.root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
@@ -134,26 +233,21 @@ function boardView(ctx, table) {
         )
       : null;
 
-  const families = b.families.map((cards, i) => {
-    const { points, royal } = boardPoints(cards);
-    return h(
+  const families = b.families.map((cards, i) =>
+    h(
       "div.board-family",
       zoneAttrs(i, `Family ${i + 1}: ${cards.map((c) => ctx.cardName(c)).join(", ")}`),
-      h("div.board-family-head", {}, h("strong", {}, `Family ${i + 1}`), h("span.points", { title: "Points if the server accepts this family" }, `${points} pts${royal ? " · Royal ×2" : ""}`)),
+      h("div.board-family-head", {}, h("strong", {}, `Family ${i + 1}`), h("span.points", { title: "Points as the server reckons this layout", dataset: { familyPoints: String(i) } }, familyPointsText(b, i))),
       h("div.board-cards", {}, cards.map((c) => cardButton(c, `in family ${i + 1}`))),
       placeButton(i, `Put here`),
-    );
-  });
+    ),
+  );
+  const [verdictState, verdictText] = verdictOf(b);
   const intro = b.selected
     ? `Selected: the ${ctx.cardName(b.selected)}. Now choose where it goes.`
     : "Tap a card, then tap where it goes — a family, a new family, the orphans or back. You can also drag cards.";
   const suggestions = arrangeActions(ctx);
   const pass = ctx.legal.find((a) => a.type === "pass");
-  const layout = () => ({
-    type: "arrange",
-    families: b.families.filter((f) => f.length).map((f) => [...f]),
-    orphans: [...b.orphans],
-  });
   return h(
     "section.arrange-board",
     { "aria-labelledby": "board-title" },
@@ -182,10 +276,11 @@ function boardView(ctx, table) {
       h("div.board-cards", {}, b.orphans.map((c) => cardButton(c, "an orphan"))),
       placeButton("orphans", "Make an orphan"),
     ),
+    h("p.small.board-verdict", { role: "status", dataset: { verdict: verdictState } }, verdictText),
     h(
       "div.board-actions",
       {},
-      h("button.btn.primary", { type: "button", "data-key": "act:arrange", onclick: () => ctx.act(layout(), "board") }, "Lay out these families"),
+      h("button.btn.primary", { type: "button", "data-key": "act:arrange", onclick: () => ctx.act(layoutOf(b), "board") }, "Lay out these families"),
       h(
         "button.btn",
         {
