@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
 from app.main import create_app
@@ -56,3 +57,23 @@ def started_room(
     response = host.post(f"/api/rooms/{room['id']}/start")
     assert response.status_code == 200, response.text
     return response.json()
+
+
+NewClient = Callable[[str | None], TestClient]
+
+
+def next_of(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next message of ``kind``, skipping room/presence notices."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+        assert message["type"] in ("room", "state"), message
+
+
+def state_at(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
+    """The next state message at ``version`` or later."""
+    while True:
+        message = next_of(ws, "state")
+        if message["version"] >= version:
+            return message

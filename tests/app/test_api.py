@@ -6,26 +6,13 @@ Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 import games
-from tests.app.helpers import make_app, running, started_room
-
-NewClient = Callable[[str | None], TestClient]
-
-
-@pytest.fixture
-def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
-    # Test clients act the instant they may (computers play with no delay): lift the
-    # per-connection rate limit, which has its own test in test_ws.py.
-    app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
-    with running(app) as factory:
-        yield factory
+from tests.app.helpers import NewClient, started_room
 
 
 def error_of(response: Any, status: int, code: str) -> str:

@@ -4,7 +4,6 @@ message changes nothing (DESIGN.md §6)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,32 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.app.helpers import make_app, running, started_room
-
-NewClient = Callable[[str | None], TestClient]
-
-
-@pytest.fixture
-def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
-    app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
-    with running(app) as factory:
-        yield factory
-
-
-def next_of(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The next message of ``kind``, skipping room/presence notices."""
-    while True:
-        message = ws.receive_json()
-        if message["type"] == kind:
-            return message
-        assert message["type"] in ("room", "state"), message
-
-
-def state_at(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
-    while True:
-        message = next_of(ws, "state")
-        if message["version"] >= version:
-            return message
+from tests.app.helpers import NewClient, make_app, next_of, running, started_room, state_at
 
 
 def events_of(client: TestClient, room: dict[str, Any]) -> int:

@@ -1,0 +1,22 @@
+"""Fixtures for the server tests that drive the app in-process (TestClient)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app.helpers import NewClient, make_app, running
+
+
+@pytest.fixture
+def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
+    """Clients sharing one running app on each database backend.
+
+    Test clients act the instant they may (computers play with no delay), so the
+    per-connection rate limit is lifted here; it has its own test in test_ws.py.
+    """
+    app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
+    with running(app) as factory:
+        yield factory
