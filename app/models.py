@@ -18,6 +18,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def iso(value: datetime | None) -> str | None:
+    """A stored (naive UTC) time on the wire: ISO 8601 with a Z."""
+    return value.isoformat() + "Z" if value is not None else None
+
+
 class Base(DeclarativeBase):
     pass
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import games
-from app.models import Match, MatchEvent
+from app.models import Match, MatchEvent, iso
 
 
 def match_summary(match: Match) -> dict[str, Any]:
@@ -23,8 +23,8 @@ def match_summary(match: Match) -> dict[str, Any]:
         "seats": match.players,
         "scores": match.scores,
         "winners": match.winners,
-        "created_at": _iso(match.created_at),
-        "finished_at": _iso(match.finished_at),
+        "created_at": iso(match.created_at),
+        "finished_at": iso(match.finished_at),
     }
 
 
@@ -39,7 +39,7 @@ def match_record(match: Match, events: list[MatchEvent]) -> dict[str, Any]:
         "deck": None,
         "version": len(events),
         "events": [
-            {"seq": e.seq, "seat": e.seat, "action": e.action, "at": _iso(e.at)} for e in events
+            {"seq": e.seq, "seat": e.seat, "action": e.action, "at": iso(e.at)} for e in events
         ]
         if finished
         else [],
@@ -65,7 +65,3 @@ def _frame(rules: Any, state: Any, seats: int, event: MatchEvent | None) -> dict
         "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),
     }
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat() + "Z" if value is not None else None

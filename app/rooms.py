@@ -28,7 +28,7 @@ import games
 from app import store
 from app.db import make_session_factory
 from app.hub import Connection, Hub
-from app.models import Match, Room, Seat
+from app.models import Match, Room, Seat, iso
 from games.base import IllegalAction, Previews, Rules
 from games.bots import choose
 from games.bots.simple import KINDS as BOT_KINDS
@@ -165,7 +165,7 @@ class RoomService:
             visibility=row.visibility,
             status=row.status,
             host_id=row.host_id,
-            created_at=row.created_at.isoformat() + "Z",
+            created_at=iso(row.created_at),
             seats=seats,
             match_id=row.match_id,
             rematch_id=row.rematch_id,
@@ -249,7 +249,7 @@ class RoomService:
             if any(h is not None and h.name.casefold() == name.casefold() for h in room.seats):
                 raise RoomError("name_taken", f"Someone at this table is already called {name}.")
             with self.sessions() as session:
-                store.set_seat(
+                store.put_seat(
                     session=session,
                     room_id=room.id,
                     seat=seat,
@@ -302,24 +302,9 @@ class RoomService:
             taken = {h.name for h in room.seats if h is not None}
             name = next((n for n in BOT_NAMES if n not in taken), f"Computer {seat + 1}")
             with self.sessions() as session:
-                if holder is None:
-                    store.set_seat(
-                        session=session,
-                        room_id=room.id,
-                        seat=seat,
-                        user_id=None,
-                        bot=kind,
-                        name=name,
-                    )
-                else:
-                    store.replace_seat(
-                        session=session,
-                        room_id=room.id,
-                        seat=seat,
-                        user_id=None,
-                        bot=kind,
-                        name=name,
-                    )
+                store.put_seat(
+                    session=session, room_id=room.id, seat=seat, user_id=None, bot=kind, name=name
+                )
             room.seats[seat] = SeatHolder(None, kind, name)
             self._changed(room)
         self._kick_bots(room)
@@ -377,7 +362,7 @@ class RoomService:
             self._changed(room)
         self._kick_bots(room)
 
-    async def rematch(self, room: LiveRoom, *, user_id: str, name: str) -> LiveRoom:
+    async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         """A new room with the same game, options and people, in the same seats."""
         async with room.lock:
             if room.status != "finished":

@@ -61,18 +61,15 @@ def insert_room(
     session.commit()
 
 
-def set_seat(
+def put_seat(
     *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
 ) -> None:
-    session.add(Seat(room_id=room_id, seat=seat, user_id=user_id, bot=bot, name=name))
-    session.commit()
-
-
-def replace_seat(
-    *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
-) -> None:
-    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).one()
-    row.user_id, row.bot, row.name = user_id, bot, name
+    """Give a seat to a user or a computer player (taking it, or replacing its holder)."""
+    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).first()
+    if row is None:
+        session.add(Seat(room_id=room_id, seat=seat, user_id=user_id, bot=bot, name=name))
+    else:
+        row.user_id, row.bot, row.name = user_id, bot, name
     session.commit()
 
 

@@ -143,7 +143,7 @@ async def start_room(room_id: str, user: CurrentUser, service: Service) -> dict[
 @router.post("/rooms/{room_id}/rematch", status_code=status.HTTP_201_CREATED)
 async def rematch(room_id: str, user: CurrentUser, service: Service) -> dict[str, Any]:
     room = await service.get(room_id)
-    new_room = await service.rematch(room, user_id=user.id, name=user.name)
+    new_room = await service.rematch(room, user_id=user.id)
     return describe(new_room, service.hub)
 
 
