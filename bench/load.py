@@ -52,6 +52,8 @@ import orjson
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.machine import commit, cpu_model
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "benchmarks.md"
 SECTION = "## Load"
@@ -852,27 +854,12 @@ def _short(frame: str) -> str:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+    """CPU, cores, memory, OS and Python: the line each load entry starts with."""
     mem = psutil.virtual_memory().total / 2**30
     return (
-        f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
+        f"{cpu_model()}, {os.cpu_count()} cores, {mem:.0f} GiB, {platform.system()} "
         f"{platform.release()}, Python {platform.python_version()}"
     )
-
-
-def commit() -> str:
-    def git(*args: str) -> str:
-        return subprocess.run(
-            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + (" (with uncommitted changes)" if git("status", "--porcelain") else "")
 
 
 def format_result(r: Result) -> list[str]:

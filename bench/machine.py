@@ -20,13 +20,17 @@ def cpu_model() -> str:
 
 
 def commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        )
+    """The short commit hash, marked when the tree has uncommitted changes."""
+
+    def git(*args: str) -> str:
+        try:
+            out = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+        except OSError:
+            return ""
         return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" (with uncommitted changes)" if git("status", "--porcelain") else "")
 
 
 def describe() -> str:
