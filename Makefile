@@ -14,6 +14,15 @@ $(BIN)/activate: pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(BIN)/activate
 
+# The JavaScript linter (Biome) comes from npm, run by the Node.js that the dev extras put
+# into the virtualenv, so no system Node is needed. `npm install --no-save` rather than
+# `npm ci`: registry mirrors that carry only some of Biome's per-platform binaries make
+# `npm ci` refuse a lock file that lists them all.
+NODE_PATH_ENV := PATH="$(abspath $(BIN)):$$PATH"
+node_modules/.package-lock.json: package.json package-lock.json $(BIN)/activate
+	$(NODE_PATH_ENV) $(BIN)/npm install --no-save --no-audit --no-fund --loglevel=error
+	touch node_modules/.package-lock.json
+
 migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
@@ -24,18 +33,19 @@ UVICORN_FLAGS := --factory --ws-max-size 65536 --ws-per-message-deflate false
 run: migrate
 	$(BIN)/uvicorn app.main:create_app $(UVICORN_FLAGS) --host $(HOST) --port $(PORT)
 
-test: $(BIN)/activate
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint
 	$(BIN)/pytest
 
-lint: $(BIN)/activate
+# Python: ruff (lint and format) and mypy (strict on app/ and games/); JavaScript: Biome.
+lint: $(BIN)/activate node_modules/.package-lock.json
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(NODE_PATH_ENV) node_modules/.bin/biome check
 
 bench: $(BIN)/activate
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.load
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache
