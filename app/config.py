@@ -17,7 +17,6 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False)
 
     database_url: str = "sqlite:///./data/parlour.db"
-    redis_url: str | None = None  # for several app processes sharing rooms (DESIGN.md §7)
     secret_key: str | None = None
     data_dir: Path = Path("./data")
     cookie_name: str = "parlour_session"

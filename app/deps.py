@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -11,22 +12,25 @@ from app import store
 from app.config import Settings
 from app.identity import CookieSigner
 from app.models import User
-from app.rooms import RoomError, RoomService
+from app.rooms import RoomError, Rooms
 
 
 def get_app_settings(request: Request) -> Settings:
-    return request.app.state.settings
+    settings: Settings = request.app.state.settings
+    return settings
 
 
-def get_service(request: Request) -> RoomService:
-    return request.app.state.rooms
+def get_rooms(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
 
 
 def get_signer(request: Request) -> CookieSigner:
-    return request.app.state.signer
+    signer: CookieSigner = request.app.state.signer
+    return signer
 
 
-def get_session(request: Request):  # type: ignore[no-untyped-def]
+def get_session(request: Request) -> Iterator[Session]:
     with request.app.state.sessions() as session:
         yield session
 
@@ -48,7 +52,7 @@ def current_user(user: Annotated[User | None, Depends(current_user_or_none)]) ->
 
 
 AppSettings = Annotated[Settings, Depends(get_app_settings)]
-Service = Annotated[RoomService, Depends(get_service)]
+LiveRooms = Annotated[Rooms, Depends(get_rooms)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
 DbSession = Annotated[Session, Depends(get_session)]
 MaybeUser = Annotated[User | None, Depends(current_user_or_none)]

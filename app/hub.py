@@ -1,10 +1,14 @@
-"""Connections per room and the fan-out to them (DESIGN.md §9.7, Django Channels' model).
+"""Connections per room and the fan-out to them (Django Channels' per-connection model).
 
-Fan-out carries only "this room changed": each connection's own send loop then renders its
-own seat's view (through the room's per-version cache), so one shared payload that could
-carry hidden cards never exists. A connection that falls behind is not queued up without
-bound: state notices coalesce (it always gets the newest version), and a connection whose
-queue of other messages overflows is closed as too slow.
+Fan-out carries only "this room changed": each connection's own send loop then renders
+what it has not seen yet (app/rooms/render.py), for its own seat, through the room's
+per-version cache — so one shared payload that could carry hidden cards never exists. A
+connection that falls behind is not queued up without bound: state notices coalesce (it
+always gets the newest version), and a connection whose queue of other messages overflows
+is closed as too slow.
+
+The :class:`Hub` is the rooms' notifier and presence (app/rooms/notifier.py) in this
+process.
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable
 
 from starlette.websockets import WebSocket
+
+from app.rooms.notifier import Presence
+from app.rooms.records import LiveRoom
+from app.rooms.render import Sent, pending
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
@@ -27,30 +34,25 @@ class Connection:
         self,
         websocket: WebSocket,
         user_id: str | None,
-        seat: int | None,
-        render: Callable[[Connection], list[str]],
+        room: LiveRoom,
+        presence: Presence,
         max_queue: int,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
-        self.seat = seat
-        self._render = render
+        self.room = room
+        self.seat = room.seat_of(user_id)
+        self._presence = presence
         self._outbox: deque[str] = deque()
         self._max_queue = max_queue
         self._wakeup = asyncio.Event()
         self._due = False
         self.closed = False
         # What this connection was last sent, so a notice resends only what changed.
-        self.sent_meta = -1
-        self.sent_version = -1
-        self.sent_seat: int | None = None
-        # Rate limiting (token bucket) lives with the connection it limits.
-        self.tokens = 0.0
-        self.refilled_at = 0.0
-        self.violations = 0
+        self.sent = Sent()
 
     def notify(self) -> None:
-        """The room changed: send its newest state when the send loop next runs."""
+        """The room changed: send what is new when the send loop next runs."""
         self._due = True
         self._wakeup.set()
 
@@ -70,7 +72,11 @@ class Connection:
                 self._wakeup.clear()
                 if self._due:
                     self._due = False
-                    for text in self._render(self):
+                    # A watcher who takes a seat (or a seat given to a computer) acts as
+                    # that from now on.
+                    self.seat = self.room.seat_of(self.user_id)
+                    texts, self.sent = pending(self.room, self._presence, self.seat, self.sent)
+                    for text in texts:
                         await self._send(text)
                 while self._outbox and not self.closed:
                     await self._send(self._outbox.popleft())
@@ -94,30 +100,31 @@ class Connection:
 
 
 class Hub:
-    """Which connections watch which room; local fan-out."""
+    """Which connections watch which room; local fan-out; presence for the rooms."""
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
 
-    def add(self, room_id: str, connection: Connection) -> None:
-        self._rooms.setdefault(room_id, set()).add(connection)
+    def add(self, connection: Connection) -> None:
+        self._rooms.setdefault(connection.room.id, set()).add(connection)
 
-    def remove(self, room_id: str, connection: Connection) -> None:
-        connections = self._rooms.get(room_id)
+    def remove(self, connection: Connection) -> None:
+        connections = self._rooms.get(connection.room.id)
         if connections is not None:
             connections.discard(connection)
             if not connections:
-                del self._rooms[room_id]
+                del self._rooms[connection.room.id]
 
-    def connections(self, room_id: str) -> set[Connection]:
-        return self._rooms.get(room_id, set())
+    # --- the rooms' notifier -------------------------------------------------------------
 
-    def watched(self, room_id: str) -> bool:
-        return bool(self._rooms.get(room_id))
-
-    def notify(self, room_id: str) -> None:
-        for connection in self._rooms.get(room_id, ()):
+    def room_changed(self, room: LiveRoom) -> None:
+        for connection in self._rooms.get(room.id, ()):
             connection.notify()
+
+    # --- the rooms' presence -------------------------------------------------------------
 
     def connected_seats(self, room_id: str) -> set[int]:
         return {c.seat for c in self._rooms.get(room_id, ()) if c.seat is not None}
+
+    def watcher_count(self, room_id: str) -> int:
+        return len(self._rooms.get(room_id, ()))

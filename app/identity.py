@@ -10,6 +10,11 @@ import re
 import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.responses import Response
+
+from app.config import Settings
+
+COOKIE_MAX_AGE = 365 * 24 * 3600  # a year: a guest keeps their identity between visits
 
 NAME_MIN, NAME_MAX = 1, 20
 # Letters of any script, digits, and a few joiners; no leading/trailing or doubled spaces.
@@ -62,3 +67,17 @@ class CookieSigner:
         except BadSignature:
             return None
         return value if isinstance(value, str) else None
+
+
+def set_session_cookie(
+    response: Response, signer: CookieSigner, user_id: str, settings: Settings
+) -> None:
+    """Set the signed session cookie (the session call, and pages for first-time visitors)."""
+    response.set_cookie(
+        settings.cookie_name,
+        signer.sign(user_id),
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+    )

@@ -23,8 +23,13 @@ from app.config import Settings, get_settings
 from app.db import make_engine
 from app.hub import Hub
 from app.identity import CookieSigner
-from app.rooms import RoomError, RoomService
-from app.routes import api, pages, ws
+from app.rooms import RoomError, Rooms
+from app.rooms.storage import RoomStorage
+from app.routes import games as games_api
+from app.routes import matches as matches_api
+from app.routes import pages, ws
+from app.routes import rooms as rooms_api
+from app.routes import sessions as sessions_api
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
@@ -58,15 +63,18 @@ class ParlourApp:
         await self.app(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> ParlourApp:
+def create_app(
+    settings: Settings | None = None, *, storage: RoomStorage | None = None
+) -> ParlourApp:
+    """The app; ``storage`` replaces the rooms' database transactions (tests inject one)."""
     settings = settings or get_settings()
-    engine = make_engine(settings.database_url)
+    storage = storage or RoomStorage(make_engine(settings.database_url))
     hub = Hub()
-    rooms = RoomService(engine, hub, bot_delay=settings.bot_delay)
+    rooms = Rooms(storage, notifier=hub, presence=hub, bot_delay=settings.bot_delay)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        resumed = await rooms.resume_all()
+        resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("resumed %d unfinished matches from their event logs", resumed)
         # Everything loaded so far lives as long as the process: keep it out of the
@@ -77,10 +85,7 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         gc.freeze()
         gc.set_threshold(7000, 50, 1000)
         yield
-        for room in list(rooms.rooms.values()):
-            if room.bot_task is not None:
-                room.bot_task.cancel()
-        engine.dispose()
+        rooms.close()
 
     app = FastAPI(
         title="Parlour",
@@ -88,16 +93,15 @@ def create_app(settings: Settings | None = None) -> ParlourApp:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.engine = engine
-    app.state.sessions = rooms.sessions
+    app.state.sessions = storage.sessions
     app.state.signer = CookieSigner(settings.resolved_secret_key())
     app.state.hub = hub
     app.state.rooms = rooms
 
     app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    app.include_router(api.router)
-    app.include_router(pages.router)
+    for routes in (sessions_api, games_api, rooms_api, matches_api, pages):
+        app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return ParlourApp(app)
 

@@ -1,6 +1,6 @@
 """The database tables (SQLAlchemy 2.0 ORM). Alembic (migrations/) creates them.
 
-A match is event-sourced (DESIGN.md §5): ``matches`` holds its settings and secret seed,
+A match is event-sourced: ``matches`` holds its settings and secret seed,
 ``match_events`` its actions with a unique ``(match_id, seq)``; the state is always
 ``games.replay`` of those, never stored as the truth.
 """

@@ -1,17 +1,28 @@
-"""A token bucket per connection: bursts are fine, floods are refused."""
+"""A token bucket: bursts are fine, floods are refused."""
 
 from __future__ import annotations
 
-from app.hub import Connection
+from dataclasses import dataclass, field
 
 
-def allow(connection: Connection, now: float, *, rate: float, burst: int) -> bool:
-    """Take one token from the connection's bucket; False when it is empty."""
-    if connection.refilled_at == 0.0:
-        connection.tokens, connection.refilled_at = float(burst), now
-    connection.tokens = min(float(burst), connection.tokens + (now - connection.refilled_at) * rate)
-    connection.refilled_at = now
-    if connection.tokens < 1.0:
-        return False
-    connection.tokens -= 1.0
-    return True
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second, holding at most ``burst``; each message takes one."""
+
+    rate: float
+    burst: int
+    tokens: float = field(init=False)
+    refilled_at: float | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+
+    def allow(self, now: float) -> bool:
+        """Take one token; False when the bucket is empty."""
+        if self.refilled_at is not None:
+            self.tokens = min(float(self.burst), self.tokens + (now - self.refilled_at) * self.rate)
+        self.refilled_at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -11,6 +11,7 @@ from typing import Any
 
 import games
 from app.models import Match, MatchEvent, iso
+from games import Rules
 
 
 def match_summary(match: Match) -> dict[str, Any]:
@@ -49,15 +50,21 @@ def match_record(match: Match, events: list[MatchEvent]) -> dict[str, Any]:
 def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
     """Every step of a finished match: the public view, every hand, the scores."""
     rules = games.get(match.game)
-    state = rules.new_game(match.seat_count, int(match.seed), match.options, None)
-    frames = [_frame(rules, state, match.seat_count, None)]
-    for event in events:
-        state = rules.apply(state, event.seat, event.action)
-        frames.append(_frame(rules, state, match.seat_count, event))
-    return frames
+    steps = games.states(
+        rules,
+        match.seat_count,
+        int(match.seed),
+        match.options,
+        None,
+        ((event.seat, event.action) for event in events),
+    )
+    return [
+        _frame(rules, state, match.seat_count, event)
+        for state, event in zip(steps, [None, *events], strict=True)
+    ]
 
 
-def _frame(rules: Any, state: Any, seats: int, event: MatchEvent | None) -> dict[str, Any]:
+def _frame(rules: Rules[Any], state: Any, seats: int, event: MatchEvent | None) -> dict[str, Any]:
     return {
         "seq": event.seq if event else 0,
         "event": {"seat": event.seat, "action": event.action} if event else None,

@@ -1,4 +1,4 @@
-"""Wire types (pydantic): HTTP request bodies and WebSocket messages (DESIGN.md §6).
+"""Wire types (pydantic): HTTP request bodies and WebSocket messages.
 
 Every incoming message is validated here; unknown fields are refused so that a typo is
 an error, not a silent no-op.

@@ -1,6 +1,8 @@
 """Database reads and writes: every function is keyword-only and takes the session.
 
-The room logic (app/rooms.py) decides; these functions only persist and load. Appending
+The rooms (app/rooms/) decide and call these through their storage
+(app/rooms/storage.py); the routes read through them too. These functions only persist and
+load. Appending
 an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
 submit or a second process acting on the same match fails cleanly with IntegrityError.
 """
@@ -73,18 +75,13 @@ def put_seat(
     session.commit()
 
 
-def free_seat(*, session: Session, room_id: str, seat: int) -> None:
+def free_seat(*, session: Session, room_id: str, seat: int, new_host_id: str | None = None) -> None:
+    """Free a seat; with ``new_host_id`` the host role passes on in the same transaction."""
     row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).first()
     if row is not None:
         session.delete(row)
-        session.commit()
-
-
-def update_room(*, session: Session, room_id: str, **fields: Any) -> None:
-    room = session.get(Room, room_id)
-    assert room is not None
-    for key, value in fields.items():
-        setattr(room, key, value)
+    if new_host_id is not None:
+        session.execute(update(Room).where(Room.id == room_id).values(host_id=new_host_id))
     session.commit()
 
 

@@ -1,1 +1,2 @@
-"""HTTP and WebSocket routes: pages (HTML), api (JSON REST), ws (play)."""
+"""HTTP and WebSocket routes, one module per resource: sessions, games, rooms and matches
+(JSON under /api), pages (HTML), ws (the play socket)."""

@@ -22,8 +22,8 @@ from markupsafe import Markup
 
 import games
 from app import store
-from app.identity import guest_name, new_user_id
-from app.routes.api import set_session_cookie
+from app.identity import guest_name, new_user_id, set_session_cookie
+from app.routes.games import game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -31,39 +31,14 @@ RULES_DIR = ROOT / "docs" / "rules"
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
 
-# A sentence for the lobby; the full rules are one click away.
-BLURBS = {
-    "cupid": "A racing trick-taking duel with 24 cards: every trick's worth depends on both "
-    "cards in it, and the Queen alone takes the King.",
-    "coins": "Three players, the Spanish deck and a cycle of suits: three different suits "
-    "and the missing one decides who wins. Only Coins score.",
-    "cups": "Shed your hand with the tarot's minor arcana: beat the active card, make your "
-    "rivals draw, reverse the play, and give gifts with an Ace.",
-    "wifeswap": "Win tricks, then rearrange the royal families on the table to score — "
-    "swapping wives between kings is the whole art.",
-    "usurp": "A duel of bluffs: play by the Order, rise face down with an Uprise, and "
-    "dare your opponent to Challenge or Give In.",
-}
-# Which drawing of the cards each game uses (static/js/cards.js).
-PACKS = {"cupid": "french", "coins": "spanish", "cups": "tarot"}
-
 
 def _games() -> list[dict[str, Any]]:
-    out = []
-    for name in sorted(games.REGISTRY):
-        rules = games.get(name)
-        out.append(
-            {
-                "name": rules.name,
-                "title": rules.title,
-                "min_seats": rules.min_seats,
-                "max_seats": rules.max_seats,
-                "blurb": BLURBS.get(rules.name, ""),
-                "pack": PACKS.get(rules.name, "french"),
-                "has_rules": (RULES_DIR / f"{rules.name}.md").exists(),
-            }
-        )
-    return out
+    """Every game's facts for the page (the same as GET /api/games) and whether it has a
+    rules page."""
+    return [
+        {**game_facts(games.get(name)), "has_rules": (RULES_DIR / f"{name}.md").exists()}
+        for name in sorted(games.REGISTRY)
+    ]
 
 
 def _identity(request: Request) -> tuple[dict[str, str], str | None]:
@@ -82,13 +57,14 @@ def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
     user, new_id = _identity(request)
-    boot = {"user": user, "games": _games(), **boot}
+    facts = _games()
+    boot = {"user": user, "games": facts, **boot}
     response = templates.TemplateResponse(
         request,
         template,
         {
             "user": user,
-            "games": _games(),
+            "games": facts,
             # </ cannot appear inside the JSON text, so the script block cannot be closed early.
             "boot": Markup(json.dumps(boot).replace("</", "<\\/")),
             **context,
@@ -140,7 +116,8 @@ def review(request: Request, match_id: str) -> Response:
 @lru_cache(maxsize=16)
 def _rules_html(path: Path, mtime: float) -> str:
     text = path.read_text(encoding="utf-8")
-    return markdown.markdown(text, extensions=["tables", "sane_lists", "toc"])
+    html: str = markdown.markdown(text, extensions=["tables", "sane_lists", "toc"])
+    return html
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)

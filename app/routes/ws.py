@@ -1,4 +1,4 @@
-"""The WebSocket endpoint /ws/rooms/{id} (DESIGN.md §6), served by app.main.ParlourApp.
+"""The WebSocket endpoint /ws/rooms/{id}, served by app.main.ParlourApp.
 
 A player's connection acts for their seat; anyone else's watches. Every incoming message
 is bounded in size and rate and validated before it reaches the room; a refused message
@@ -16,9 +16,10 @@ import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
 
-from app import ratelimit
-from app.hub import Connection
-from app.rooms import LiveRoom, RoomError, RoomService
+from app.config import Settings
+from app.hub import Connection, Hub
+from app.ratelimit import TokenBucket
+from app.rooms import LiveRoom, RoomError, Rooms
 from app.schemas import ActMessage, ClientMessage, PreviewMessage
 
 POLICY_VIOLATION = 1008
@@ -40,13 +41,11 @@ def describe_validation(error: ValidationError) -> str:
     return f"Bad message: {where or 'message'}: {first['msg']}."
 
 
-async def preview_reply(
-    service: RoomService, room: LiveRoom, seat: int | None, message: PreviewMessage
-) -> str:
+def preview_reply(rooms: Rooms, room: LiveRoom, seat: int | None, message: PreviewMessage) -> str:
     """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
     try:
-        result = await service.preview(
+        result = rooms.referee.preview(
             room, seat=seat, version=message.version, action=message.action
         )
     except RoomError as error:
@@ -59,28 +58,25 @@ async def preview_reply(
 async def play(websocket: WebSocket, room_id: str) -> None:
     """Serve one connection to a room until it closes (mounted by app.main.ParlourApp)."""
     state = websocket.app.state
-    settings = state.settings
-    service = state.rooms
+    settings: Settings = state.settings
+    rooms: Rooms = state.rooms
+    hub: Hub = state.hub
     user_id = state.signer.read(websocket.cookies.get(settings.cookie_name))
     await websocket.accept()
     try:
-        room = await service.get(room_id)
+        room = await rooms.get(room_id)
     except RoomError as error:
         await websocket.send_text(error_message(error.code, error.message))
         await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
         return
 
-    connection = Connection(
-        websocket,
-        user_id,
-        room.seat_of(user_id),
-        render=lambda conn: service.messages_for(room, conn),
-        max_queue=settings.max_send_queue,
-    )
-    service.hub.add(room.id, connection)
-    service.presence_changed(room)
-    sender = asyncio.get_running_loop().create_task(connection.run_sender())
+    connection = Connection(websocket, user_id, room, hub, settings.max_send_queue)
+    hub.add(connection)
+    rooms.presence_changed(room)
     loop = asyncio.get_running_loop()
+    sender = loop.create_task(connection.run_sender())
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    violations = 0
     try:
         while not connection.closed:
             message = await websocket.receive()
@@ -98,11 +94,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                     )
                 )
                 continue
-            if not ratelimit.allow(
-                connection, loop.time(), rate=settings.rate_per_second, burst=settings.rate_burst
-            ):
-                connection.violations += 1
-                if connection.violations > settings.max_rate_violations:
+            if not bucket.allow(loop.time()):
+                violations += 1
+                if violations > settings.max_rate_violations:
                     await websocket.close(code=POLICY_VIOLATION, reason="flooding")
                     break
                 connection.send(error_message("rate_limited", "Too many messages; slow down."))
@@ -112,26 +106,24 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             except ValidationError as error:
                 connection.send(error_message("bad_message", describe_validation(error)))
                 continue
+            seat = room.seat_of(user_id)
             if isinstance(parsed, PreviewMessage):
-                connection.send(await preview_reply(service, room, room.seat_of(user_id), parsed))
+                connection.send(preview_reply(rooms, room, seat, parsed))
                 continue
             if not isinstance(parsed, ActMessage):
                 connection.send('{"type":"pong"}')
                 continue
             try:
-                await service.act(
-                    room,
-                    seat=room.seat_of(user_id),
-                    version=parsed.version,
-                    action=parsed.action,
+                await rooms.referee.act(
+                    room, seat=seat, version=parsed.version, action=parsed.action
                 )
             except RoomError as error:
                 connection.send(error_message(error.code, error.message))
     finally:
         connection.stop()
-        service.hub.remove(room.id, connection)
-        service.presence_changed(room)
-        service.release_if_idle(room)
+        hub.remove(connection)
+        rooms.presence_changed(room)
+        rooms.registry.release_if_idle(room)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

@@ -1,4 +1,4 @@
-"""The REST API (DESIGN.md §6): every endpoint, every error code, every room state change.
+"""The REST API: every endpoint, every error code, every room state change.
 
 Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL.
 """

@@ -1,5 +1,5 @@
 """The WebSocket endpoint: views per connection, every error code, and that a refused
-message changes nothing (DESIGN.md §6)."""
+message changes nothing."""
 
 from __future__ import annotations
 

@@ -1,0 +1,112 @@
+"""The computer-player driver: plays every computer seat's turns, whatever goes wrong.
+
+It listens for room changes like the hub does. When a computer player is awaited it
+starts one task for that room, which waits ``delay`` (so people can follow the play),
+asks games.bots for a move and plays it through the referee like any player. A person
+acting first is no failure: the task simply looks again. Anything else its move raises —
+above all a database that does not answer — is logged once per outage and retried with a
+growing pause (at most ``max_retry_pause``), so the seat moves as soon as the database
+answers again, with no restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from app.rooms.errors import RoomError
+from app.rooms.records import LiveRoom
+from app.rooms.referee import Referee
+from games.bots import choose
+
+log = logging.getLogger("parlour.bots")
+
+
+class BotDriver:
+    """One task per room while a computer player is awaited there."""
+
+    first_retry_pause = 0.25
+    max_retry_pause = 2.0
+
+    def __init__(self, referee: Referee, *, delay: float) -> None:
+        self.referee = referee
+        self.delay = delay
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def room_changed(self, room: LiveRoom) -> None:
+        """Start the room's task if a computer player is awaited and none is running."""
+        if not self._bot_awaited(room):
+            return
+        task = self._tasks.get(room.id)
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._drive(room))
+            task.add_done_callback(lambda done: self._forget(room.id, done))
+            self._tasks[room.id] = task
+
+    def _forget(self, room_id: str, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(room_id) is task:
+            del self._tasks[room_id]
+
+    def stop(self) -> None:
+        """Cancel every task (the server is shutting down)."""
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    @staticmethod
+    def _bot_awaited(room: LiveRoom) -> bool:
+        if room.status != "playing" or room.state is None:
+            return False
+        bots = room.bot_seats()
+        return any(seat in bots for seat in room.rules.to_act(room.state))
+
+    async def _drive(self, room: LiveRoom) -> None:
+        """Play computer turns until a person is awaited or the match ends."""
+        failures = 0
+        while self._bot_awaited(room):
+            pause = self.delay if failures == 0 else self._retry_pause(failures)
+            await asyncio.sleep(pause)
+            for seat in room.rules.to_act(room.state) if room.status == "playing" else []:
+                try:
+                    await self._move(room, seat)
+                except RoomError as error:  # a person acted first, or the seat changed hands
+                    log.debug("computer in room %s seat %s: %s", room.id, seat, error.message)
+                except Exception as error:
+                    failures += 1
+                    if failures == 1:
+                        log.warning(
+                            "computer in room %s seat %s could not move (%s: %s); retrying",
+                            room.id,
+                            seat,
+                            type(error).__name__,
+                            error,
+                        )
+                    break
+                else:
+                    if failures:
+                        log.warning(
+                            "computer in room %s seat %s moved after %d failed tries",
+                            room.id,
+                            seat,
+                            failures,
+                        )
+                        failures = 0
+
+    def _retry_pause(self, failures: int) -> float:
+        return float(min(self.first_retry_pause * 2 ** (failures - 1), self.max_retry_pause))
+
+    async def _move(self, room: LiveRoom, seat: int) -> None:
+        """One computer move for ``seat``, if it is still a computer's and still awaited."""
+        holder = room.seats[seat]
+        if holder is None or holder.bot is None or seat not in room.rules.to_act(room.state):
+            return
+        version = room.version
+        try:
+            action = choose(
+                room.rules, room.state, seat, f"{room.seed}:{version}:{seat}", holder.bot
+            )
+        except Exception:
+            # A computer player must never hang a match: fall back to any legal move.
+            log.exception("computer player failed in room %s seat %s", room.id, seat)
+            action = room.rules.legal_actions(room.state, seat)[0]
+        await self.referee.act(room, seat=seat, version=version, action=action)

@@ -1,0 +1,17 @@
+"""The one refusal type of the rooms: a code from docs/protocol.md, a sentence, a status."""
+
+from __future__ import annotations
+
+
+class RoomError(Exception):
+    """A refused request. It changes nothing: every check runs before anything is written.
+
+    ``code`` is for programs (docs/protocol.md lists them all), ``message`` for people,
+    ``status`` the HTTP status the REST API answers with.
+    """
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status

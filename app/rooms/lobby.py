@@ -1,0 +1,263 @@
+"""The lobby verbs: everything that happens to a room around its match.
+
+Create a room, join and leave it, give a seat to a computer player, free a seat, start
+the match, open a rematch. Each verb checks under the room's lock, writes one transaction,
+then changes the room in memory and tells the notifier — in that order, so a refused or
+failed verb changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+import games
+from app.models import Match, Room, Seat
+from app.rooms.errors import RoomError
+from app.rooms.notifier import Notifier, Presence
+from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.referee import begin
+from app.rooms.registry import RoomRegistry, live_room
+from app.rooms.storage import RoomStorage
+from games import Rules
+from games.bots.simple import KINDS as BOT_KINDS
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+CODE_LENGTH = 6
+BOT_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth")
+
+
+def validate_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's defaults updated with ``options``; refuse what the game refuses, with why."""
+    try:
+        rules.new_game(seats, 0, options, None)
+    except ValueError as error:
+        raise RoomError("bad_options", str(error), 422) from None
+    return {**rules.default_options(), **options}
+
+
+def seed_hash(seed: int) -> str:
+    """The public commitment to a secret seed: hex SHA-256 of its decimal string."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def _check_host(room: LiveRoom, user_id: str) -> None:
+    if room.host_id != user_id:
+        raise RoomError("not_host", "Only the host can do that.", 403)
+
+
+def _check_seat_index(room: LiveRoom, seat: int) -> None:
+    if not 0 <= seat < room.seat_count:
+        raise RoomError(
+            "bad_seat", f"Seats are numbered 0 to {room.seat_count - 1}; there is no {seat}.", 422
+        )
+
+
+class Lobby:
+    """The verbs people use on a room outside the play itself."""
+
+    def __init__(
+        self,
+        storage: RoomStorage,
+        registry: RoomRegistry,
+        notifier: Notifier,
+        presence: Presence,
+    ) -> None:
+        self.storage = storage
+        self.registry = registry
+        self.notifier = notifier
+        self.presence = presence
+
+    def _changed(self, room: LiveRoom) -> None:
+        room.described()
+        self.notifier.room_changed(room)
+
+    async def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if not await self.storage.code_taken(code):
+                return code
+
+    async def create(
+        self,
+        *,
+        host_id: str,
+        host_name: str,
+        game: str,
+        seats: int | None,
+        options: dict[str, Any],
+        visibility: str,
+    ) -> LiveRoom:
+        """A new waiting room; the host sits in seat 0."""
+        try:
+            rules = games.get(game)
+        except KeyError as error:
+            raise RoomError("unknown_game", str(error.args[0]), 422) from None
+        seat_count = rules.min_seats if seats is None else seats
+        merged = validate_options(rules, seat_count, options)
+        row = Room(
+            id=secrets.token_hex(8),
+            code=await self._new_code(),
+            game=game,
+            seat_count=seat_count,
+            options=merged,
+            visibility=visibility,
+            status="waiting",
+            host_id=host_id,
+        )
+        await self.storage.insert_room(row, [Seat(seat=0, user_id=host_id, name=host_name)])
+        return self.registry.add(live_room(row))
+
+    async def join(self, room: LiveRoom, *, user_id: str, name: str, seat: int | None) -> int:
+        """Take ``seat`` (or the first free one); asking again answers the seat held."""
+        async with room.lock:
+            mine = room.seat_of(user_id)
+            if mine is not None:
+                if seat is not None and seat != mine:
+                    raise RoomError("already_seated", f"You already sit in seat {mine + 1}.")
+                return mine
+            if room.status != "waiting":
+                raise RoomError("not_waiting", "This match has started; you can watch it.")
+            free = [i for i, holder in enumerate(room.seats) if holder is None]
+            if not free:
+                raise RoomError("room_full", "Every seat is taken; you can watch.")
+            if seat is None:
+                seat = free[0]
+            _check_seat_index(room, seat)
+            if room.seats[seat] is not None:
+                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+            if any(h is not None and h.name.casefold() == name.casefold() for h in room.seats):
+                raise RoomError("name_taken", f"Someone at this table is already called {name}.")
+            await self.storage.put_seat(room.id, seat, user_id=user_id, bot=None, name=name)
+            room.seats[seat] = SeatHolder(user_id, None, name)
+            self._changed(room)
+            return seat
+
+    async def leave(self, room: LiveRoom, *, user_id: str) -> None:
+        """Free your seat before the start; a leaving host hands the role on."""
+        async with room.lock:
+            seat = room.seat_of(user_id)
+            if seat is None:
+                raise RoomError("not_seated", "You do not sit at this table.")
+            if room.status != "waiting":
+                raise RoomError("not_waiting", "You cannot leave a match that has started.")
+            new_host: str | None = None
+            if room.host_id == user_id:
+                # The host role passes to the next person at the table, if any.
+                new_host = next(
+                    (
+                        h.user_id
+                        for i, h in enumerate(room.seats)
+                        if i != seat and h is not None and h.user_id is not None
+                    ),
+                    None,
+                )
+            await self.storage.free_seat(room.id, seat, new_host_id=new_host)
+            room.seats[seat] = None
+            if new_host is not None:
+                room.host_id = new_host
+            self._changed(room)
+
+    async def add_bot(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
+        """The host gives a free seat to a computer player — or, during play, the seat of a
+        player who left for good, so that the others can finish."""
+        async with room.lock:
+            _check_host(room, user_id)
+            _check_seat_index(room, seat)
+            if kind not in BOT_KINDS:
+                raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
+            holder = room.seats[seat]
+            if room.status == "waiting":
+                if holder is not None:
+                    raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+            elif room.status == "playing":
+                if holder is None or holder.bot is not None:
+                    raise RoomError("seat_taken", f"Seat {seat + 1} is already a computer.")
+                if seat in self.presence.connected_seats(room.id):
+                    raise RoomError(
+                        "seat_taken", f"{holder.name} is still connected to seat {seat + 1}."
+                    )
+            else:
+                raise RoomError("match_over", "This match is over.")
+            taken = {h.name for h in room.seats if h is not None}
+            name = next((n for n in BOT_NAMES if n not in taken), f"Computer {seat + 1}")
+            await self.storage.put_seat(room.id, seat, user_id=None, bot=kind, name=name)
+            room.seats[seat] = SeatHolder(None, kind, name)
+            self._changed(room)
+
+    async def free_seat(self, room: LiveRoom, *, user_id: str, seat: int) -> None:
+        """The host frees a seat before the start (removes a computer player or a guest)."""
+        async with room.lock:
+            _check_host(room, user_id)
+            _check_seat_index(room, seat)
+            if room.status != "waiting":
+                raise RoomError("not_waiting", "Seats can only be freed before the start.")
+            holder = room.seats[seat]
+            if holder is None:
+                raise RoomError("seat_empty", f"Seat {seat + 1} is already free.")
+            if holder.user_id == user_id:
+                raise RoomError("bad_request", "The host cannot remove themselves; leave instead.")
+            await self.storage.free_seat(room.id, seat)
+            room.seats[seat] = None
+            self._changed(room)
+
+    async def start(self, room: LiveRoom, *, user_id: str) -> None:
+        """The host starts the match once every seat is taken, with a fresh secret seed."""
+        async with room.lock:
+            _check_host(room, user_id)
+            if room.status != "waiting":
+                raise RoomError("not_waiting", "This match has already started.")
+            if any(holder is None for holder in room.seats):
+                raise RoomError("seats_free", "Every seat must be taken before the start.")
+            seed = secrets.randbits(128)
+            match = Match(
+                id=secrets.token_hex(8),
+                room_id=room.id,
+                game=room.rules.name,
+                seat_count=room.seat_count,
+                options=room.options,
+                seed=str(seed),
+                seed_hash=seed_hash(seed),
+                players=[
+                    {"seat": i, "name": h.name, "user_id": h.user_id, "bot": h.bot}
+                    for i, h in enumerate(room.seats)
+                    if h is not None
+                ],
+                status="playing",
+            )
+            user_ids = [h.user_id for h in room.seats if h is not None]
+            await self.storage.start_match(room.id, match, user_ids)
+            begin(room, match)
+            room.status = "playing"
+            self._changed(room)
+
+    async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
+        """A new room with the same game, options and people, in the same seats."""
+        async with room.lock:
+            if room.status != "finished":
+                raise RoomError("not_finished", "A rematch can start once this match is over.")
+            if room.seat_of(user_id) is None:
+                raise RoomError("not_seated", "Only the players can ask for a rematch.", 403)
+            if room.rematch_id is not None:
+                return await self.registry.get(room.rematch_id)
+            row = Room(
+                id=secrets.token_hex(8),
+                code=await self._new_code(),
+                game=room.rules.name,
+                seat_count=room.seat_count,
+                options={k: v for k, v in room.options.items() if k != "dealer"},
+                visibility=room.visibility,
+                status="waiting",
+                host_id=user_id,
+            )
+            seats = [
+                Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
+                for i, h in enumerate(room.seats)
+                if h is not None
+            ]
+            await self.storage.insert_room(row, seats, rematch_of=room.id)
+            new_room = self.registry.add(live_room(row))
+            room.rematch_id = new_room.id
+            self._changed(room)
+            return new_room

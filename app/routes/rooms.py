@@ -1,0 +1,84 @@
+"""Rooms over HTTP: open one, look rooms up, and the lobby verbs (join, leave, computer
+players, free a seat, start, rematch). Each answers with the room's description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, status
+
+from app import store
+from app.deps import CurrentUser, DbSession, LiveRooms
+from app.schemas import BotIn, RoomIn, SeatIn
+
+router = APIRouter(prefix="/api/rooms")
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.lobby.create(
+        host_id=user.id,
+        host_name=user.name,
+        game=body.game,
+        seats=body.seats,
+        options=body.options,
+        visibility=body.visibility,
+    )
+    return rooms.describe(room)
+
+
+@router.get("")
+async def list_rooms(session: DbSession, rooms: LiveRooms) -> list[dict[str, Any]]:
+    rows = store.public_rooms(session=session)
+    return [rooms.describe(await rooms.get(row.id)) for row in rows]
+
+
+@router.get("/{room_id}")
+async def get_room(room_id: str, rooms: LiveRooms) -> dict[str, Any]:
+    return rooms.describe(await rooms.get(room_id))
+
+
+@router.post("/{room_id}/join")
+async def join_room(
+    room_id: str, user: CurrentUser, rooms: LiveRooms, body: SeatIn | None = None
+) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    seat = await rooms.lobby.join(
+        room, user_id=user.id, name=user.name, seat=body.seat if body else None
+    )
+    return {"seat": seat, "room": rooms.describe(room)}
+
+
+@router.post("/{room_id}/leave")
+async def leave_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.lobby.leave(room, user_id=user.id)
+    return rooms.describe(room)
+
+
+@router.post("/{room_id}/bots")
+async def add_bot(room_id: str, body: BotIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.lobby.add_bot(room, user_id=user.id, seat=body.seat, kind=body.kind)
+    return rooms.describe(room)
+
+
+@router.delete("/{room_id}/seats/{seat}")
+async def free_seat(room_id: str, seat: int, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.lobby.free_seat(room, user_id=user.id, seat=seat)
+    return rooms.describe(room)
+
+
+@router.post("/{room_id}/start")
+async def start_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.lobby.start(room, user_id=user.id)
+    return rooms.describe(room)
+
+
+@router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)
+async def rematch(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    new_room = await rooms.lobby.rematch(room, user_id=user.id)
+    return rooms.describe(new_room)
