@@ -1,16 +1,18 @@
 """Engine benchmark: full random matches per second and actions per second, per game.
 
 Each figure is the median of several timed runs on one core (this process), playing
-self-play matches (games.bots.selfplay) with fixed seeds. Prints a table and writes it
-to the "## Engine" section of docs/benchmarks.md.
+self-play matches (games.bots.selfplay) with fixed seeds. Prints a table and records the
+run as a new file in bench/results/ (``<date>-<time>-engine.md``), unless ``--no-write``
+or ``--only``.
 
-    python -m bench.engine [--runs 5] [--matches 100] [--no-write]
+    python -m bench.engine [--runs 5] [--matches 60] [--results-dir DIR] [--no-write]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,8 +20,6 @@ from typing import Any
 import games
 from bench import machine
 from games.bots.selfplay import play_match
-
-DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 # (label, game, seats, options): every game at its usual table, Cups also with variants on.
 CASES: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -76,21 +76,31 @@ def measure(
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m bench.engine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--runs", type=int, default=5, help="timed runs per game (median)")
     parser.add_argument("--matches", type=int, default=60, help="matches per run")
-    parser.add_argument("--only", help="only cases whose game name is this")
-    parser.add_argument("--no-write", action="store_true", help="print only")
-    args = parser.parse_args()
+    parser.add_argument("--only", help="only cases whose game name is this (not recorded)")
+    parser.add_argument(
+        "--results-dir",
+        type=Path,
+        default=machine.RESULTS,
+        help="where to record the run (default: bench/results)",
+    )
+    parser.add_argument("--no-write", action="store_true", help="print only; record nothing")
+    args = parser.parse_args(argv)
 
+    when = machine.now()
     rows = [
         "| game | matches/s | actions/s | actions per match |",
         "|---|---:|---:|---:|",
     ]
-    print(f"Engine benchmark — {machine.describe()}")
+    print(f"Engine benchmark — {machine.describe(when)}")
     for label, game, seats, options in CASES:
         if args.only and game != args.only:
             continue
@@ -99,17 +109,18 @@ def main() -> None:
         rows.append(row)
         print(row, flush=True)
     if not args.no_write and not args.only:
-        body = "\n".join(
-            [
-                f"Measured {machine.describe()}.",
-                f"Median of {args.runs} runs x {args.matches} self-play matches per game, one core,"
-                " `make bench` (`python -m bench.engine`).",
-                "",
-                *rows,
-            ]
-        )
-        machine.replace_section(DOC, "## Engine", body)
-        print(f"written to {DOC}")
+        lines = [
+            f"# Engine benchmark, {machine.stamp(when)}, commit {machine.commit()}",
+            "",
+            f"Command: `{machine.command_line('bench.engine', argv)}`.",
+            "",
+            f"Measured {machine.describe(when)}.",
+            f"Median of {args.runs} runs x {args.matches} self-play matches per game, one core.",
+            "",
+            *rows,
+        ]
+        path = machine.write_result(args.results_dir, when, "engine", lines)
+        print(f"recorded in {machine.shown(path)}")
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ is what our own code costs. Latency is from sending an action to the last connec
 its room receiving a state at least that new. The generator runs in this process (uvloop)
 and reports its own CPU, so a saturated generator is visible.
 
-Figures are printed and, unless ``--no-docs``, appended to the "## Load" section of
-docs/benchmarks.md with the date, machine and commit. ``--profile`` attaches py-spy to
-the server during an extra saturated run and prints where the server's time goes.
+Figures are printed, and the run is recorded as a new file in bench/results/
+(``<date>-<time>-load-<database>.md``: the command, date, machine, commit and every figure)
+unless ``--no-write``; ``--results-dir`` records it elsewhere. The ``profile`` run attaches
+py-spy to the server during an extra saturated run and prints where the server's time goes.
 """
 
 from __future__ import annotations
@@ -52,11 +53,18 @@ import orjson
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench.machine import commit, cpu_model
+from bench.machine import (
+    RESULTS,
+    command_line,
+    commit,
+    cpu_model,
+    now,
+    shown,
+    stamp,
+    write_result,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs" / "benchmarks.md"
-SECTION = "## Load"
 COOKIE = "parlour_session"
 SATURATED_RATE = "1000000"  # RATE_PER_SECOND and RATE_BURST for saturated runs
 WS_IMPL = "auto"  # uvicorn --ws for both servers (--ws to compare implementations)
@@ -915,35 +923,6 @@ def table_row(r: Result, db: str) -> str:
     )
 
 
-def write_docs(entry: list[str]) -> None:
-    """Append this run under "## Load" in docs/benchmarks.md (other sections untouched)."""
-    text = DOCS.read_text() if DOCS.exists() else "# Benchmarks\n"
-    block = "\n".join(entry).rstrip() + "\n"
-    start = text.find(f"\n{SECTION}\n")
-    if start < 0:
-        text = text.rstrip() + f"\n\n{SECTION}\n\n{LOAD_INTRO}\n\n{block}"
-    else:
-        after = text.find("\n## ", start + len(SECTION) + 2)
-        if after < 0:
-            text = text.rstrip() + "\n\n" + block
-        else:
-            text = text[:after].rstrip() + "\n\n" + block + text[after:]
-    DOCS.parent.mkdir(parents=True, exist_ok=True)
-    DOCS.write_text(text)
-
-
-LOAD_INTRO = """\
-`python -m bench.load` (see `--help`): the real server (`uvicorn app.main:create_app
---factory --ws-per-message-deflate false`, `--ws auto`, uvloop) in its own process,
-real rooms over the HTTP API, one WebSocket client per seat playing random legal
-actions, every action persisted; against `bench/echo_server.py` (same uvicorn stack,
-echo + fan-out to the room, messages the size of the real state messages), driven by the
-same generator in the same run. Latency: from sending an action to the last connection
-of the room receiving the new state. Saturated runs raise the per-connection rate limit
-(RATE_PER_SECOND = RATE_BURST = 1000000); paced runs use the defaults (20/s, burst 40).
-The server and the generator share the machine's cores."""
-
-
 # --- the runs -----------------------------------------------------------------------
 
 
@@ -986,8 +965,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0.0,
         help="before measuring, wait up to this many s for other processes to go quiet",
     )
-    p.add_argument("--no-docs", action="store_true", help="do not append to docs/benchmarks.md")
-    p.add_argument("--note", default="", help="a line to add to the docs entry")
+    p.add_argument(
+        "--results-dir",
+        type=Path,
+        default=RESULTS,
+        help="where to record the run (default: bench/results)",
+    )
+    p.add_argument("--no-write", action="store_true", help="print only; record nothing")
+    p.add_argument("--note", default="", help="a line to add to the recorded run")
     return p.parse_args(argv)
 
 
@@ -996,7 +981,7 @@ def game_tables(games: list[str], rooms: int) -> list[tuple[str, int]]:
     return [(games[i % len(games)], seats[games[i % len(games)]]) for i in range(rooms)]
 
 
-async def main(args: argparse.Namespace) -> int:
+async def main(args: argparse.Namespace, command: str) -> int:
     global APP, WS_IMPL
     APP, WS_IMPL = args.app, args.ws
     runs = [r.strip() for r in args.runs.split(",") if r.strip()]
@@ -1009,7 +994,9 @@ async def main(args: argparse.Namespace) -> int:
     results: list[Result] = []
     db_label = "SQLite"
     if args.database_url:
-        db_label = "PostgreSQL" if args.database_url.startswith("postgres") else args.database_url
+        scheme = str(args.database_url).split("://", 1)[0].split("+", 1)[0]
+        names = {"postgresql": "PostgreSQL", "postgres": "PostgreSQL", "sqlite": "SQLite"}
+        db_label = names.get(scheme, scheme)
     lines_out: list[str] = []
 
     def fresh_db(name: str) -> str:
@@ -1029,7 +1016,11 @@ async def main(args: argparse.Namespace) -> int:
     real_sat: Result | None = None
     base: Result | None = None
     fast = {"RATE_PER_SECOND": SATURATED_RATE, "RATE_BURST": SATURATED_RATE}
-    print(f"bench.load: {machine()}; commit {commit()}; workdir {workdir}", flush=True)
+    when = now()
+    print(
+        f"bench.load: {stamp(when)}; {machine()}; commit {commit()}; workdir {workdir}",
+        flush=True,
+    )
     try:
         if "saturated" in runs:
             server = real_server(fresh_db("saturated"), workdir, **fast)
@@ -1150,19 +1141,30 @@ async def main(args: argparse.Namespace) -> int:
                 profile_lines = summarise_profile(out)
                 show(profile_lines)
                 show([f"  raw stacks: {out}"])
-    finally:
-        if not lines_out:
-            shutil.rmtree(workdir, ignore_errors=True)
+    except BaseException:
+        print(f"server logs and databases kept in {workdir}", flush=True)
+        raise
 
-    if not args.no_docs and lines_out:
-        write_docs(docs_entry(args, db_label, results, real_sat, base, idles, profile_lines))
-        print(f"appended to {DOCS.relative_to(ROOT)}")
+    if not args.no_write and lines_out:
+        entry = result_entry(
+            args, command, when, db_label, results, real_sat, base, idles, profile_lines
+        )
+        kind = "load-" + (re.sub(r"[^a-z0-9]+", "-", db_label.lower()).strip("-") or "db")
+        path = write_result(args.results_dir, when, kind, entry)
+        print(f"recorded in {shown(path)}")
     bad = sum(r.error_count for r in results) + sum(sum(i.errors.values()) for i in idles)
+    if bad or profile_lines:
+        # Worth a look: the server logs after errors, the raw stacks of a profile.
+        print(f"server logs and databases kept in {workdir}")
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
     return 1 if bad else 0
 
 
-def docs_entry(
+def result_entry(
     args: argparse.Namespace,
+    command: str,
+    when: dt.datetime,
     db: str,
     results: list[Result],
     real_sat: Result | None,
@@ -1170,13 +1172,18 @@ def docs_entry(
     idles: list[IdleResult],
     profile_lines: list[str],
 ) -> list[str]:
-    when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """The recorded run: a Markdown file with the command, the machine and every figure."""
     out = [
-        f"### {when} — {db}, commit {commit()}",
+        f"# Load benchmark, {stamp(when)} — {db}, commit {commit()}",
+        "",
+        f"Command: `{command}`.",
         "",
         f"Machine: {machine()}. Games: {args.games}"
         + (f", target {args.target}" if args.target else "")
         + f". Warm-up {args.warmup:g} s.",
+        "",
+        f"Saturated runs raise the server's per-connection rate limit to {SATURATED_RATE} a"
+        " second; paced runs keep its defaults. How the benchmark works: bench/README.md.",
     ]
     if args.note:
         out += ["", args.note]
@@ -1209,12 +1216,14 @@ def docs_entry(
 
 
 def cli(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    command = command_line("bench.load", argv)
     try:
         import uvloop
-    except ImportError:  # the generator keeps up far worse without it (DESIGN.md §8)
-        return asyncio.run(main(args))
-    return uvloop.run(main(args))
+    except ImportError:  # the generator keeps up far worse on the default event loop
+        return asyncio.run(main(args, command))
+    return uvloop.run(main(args, command))
 
 
 if __name__ == "__main__":

@@ -1,12 +1,19 @@
-"""Facts about the machine and the checkout, printed with every benchmark figure."""
+"""Facts about the machine and the checkout, printed with every benchmark figure, and where
+benchmark runs are recorded (one Markdown file per run under bench/results/)."""
 
 from __future__ import annotations
 
 import os
 import platform
+import re
+import shlex
 import subprocess
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
 
 
 def cpu_model() -> str:
@@ -20,38 +27,69 @@ def cpu_model() -> str:
 
 
 def commit() -> str:
-    """The short commit hash, marked when the tree has uncommitted changes."""
+    """The short commit hash, marked when the tree has uncommitted changes (recorded runs in
+    bench/results/ not yet committed do not count: they change no code)."""
 
     def git(*args: str) -> str:
         try:
-            out = subprocess.run(["git", *args], capture_output=True, text=True, check=False)
+            out = subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
+            )
         except OSError:
             return ""
         return out.stdout.strip()
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + (" (with uncommitted changes)" if git("status", "--porcelain") else "")
+    changes = git("status", "--porcelain", "--", ".", ":(exclude)bench/results")
+    return head + (" (with uncommitted changes)" if changes else "")
 
 
-def describe() -> str:
+def now() -> datetime:
+    """The time a run is recorded under (UTC, to the minute in names and headings)."""
+    return datetime.now(UTC)
+
+
+def stamp(when: datetime) -> str:
+    """``2026-11-22 14:04 UTC``: how a run's time is written."""
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def describe(when: datetime | None = None) -> str:
     """One line: date, CPU, cores, Python, commit."""
-    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return (
-        f"{now} · {cpu_model()} · {os.cpu_count()} cores · Python {platform.python_version()}"
-        f" · commit {commit()}"
+        f"{stamp(when or now())} · {cpu_model()} · {os.cpu_count()} cores"
+        f" · Python {platform.python_version()} · commit {commit()}"
     )
 
 
-def replace_section(path: Path, heading: str, body: str) -> None:
-    """Write ``body`` under ``heading`` in a Markdown file, replacing that section only."""
-    text = path.read_text() if path.exists() else "# Benchmarks\n"
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.strip() == heading), None)
-    if start is None:
-        new = [*lines, "", heading, "", *body.strip().splitlines()]
-    else:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
-        )
-        new = [*lines[:start], heading, "", *body.strip().splitlines(), "", *lines[end:]]
-    path.write_text("\n".join(new).rstrip() + "\n")
+def command_line(module: str, argv: Sequence[str]) -> str:
+    """The command that made a run, as it would be typed, with any URL password hidden."""
+    words = [re.sub(r"(://[^:/@\s]+):[^@\s]*@", r"\1:***@", word) for word in argv]
+    return " ".join(["python", "-m", module, *(shlex.quote(word) for word in words)])
+
+
+def result_path(directory: Path, when: datetime, kind: str) -> Path:
+    """A new file for one run: ``<directory>/2026-11-22-1404-<kind>.md``, never an old one's."""
+    base = f"{when.strftime('%Y-%m-%d-%H%M')}-{kind}"
+    path = directory / f"{base}.md"
+    n = 2
+    while path.exists():
+        path = directory / f"{base}-{n}.md"
+        n += 1
+    return path
+
+
+def write_result(directory: Path, when: datetime, kind: str, lines: Sequence[str]) -> Path:
+    """Record a run as a new Markdown file in ``directory``; returns its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = result_path(directory, when, kind)
+    path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    return path
+
+
+def shown(path: Path) -> str:
+    """``path`` relative to the checkout when it is inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)

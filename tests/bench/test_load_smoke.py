@@ -1,5 +1,6 @@
-"""A short run of the load benchmark (bench/load.py): it completes with zero errors and
-prints every figure. No timing is asserted; the figures themselves are benchmark output."""
+"""A short run of the load benchmark (bench/load.py): it completes with zero errors, prints
+every figure and records the run in the results directory it is given (a temporary one, so
+bench/results/ is left alone). No timing is asserted; the figures are benchmark output."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results"
 
 FIGURES = (
     "actions/s",
@@ -26,7 +28,12 @@ FIGURES = (
 )
 
 
+def _listing(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir()) if directory.exists() else []
+
+
 def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
+    before = _listing(RESULTS)
     result = subprocess.run(
         [
             sys.executable,
@@ -52,7 +59,8 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
             "0.5",
             "--idle",
             "20",
-            "--no-docs",
+            "--results-dir",
+            str(tmp_path),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -67,3 +75,36 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     for figure in FIGURES:
         assert figure in out, f"{figure!r} missing from:\n{out}"
     assert "rematches" in out and " 0 finished" not in out.split("echo baseline")[0], out
+    recorded = list(tmp_path.glob("*-load-sqlite.md"))
+    assert len(recorded) == 1, _listing(tmp_path)
+    text = recorded[0].read_text(encoding="utf-8")
+    assert text.startswith("# Load benchmark, ") and "Command: `python -m bench.load --runs" in text
+    assert "| parlour | SQLite | saturated |" in text and "| echo baseline | — |" in text
+    assert f"recorded in {recorded[0]}" in out
+    assert _listing(RESULTS) == before, "a test run must not write into bench/results"
+
+
+def test_load_benchmark_no_write_records_nothing(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.load",
+            "--runs",
+            "idle",
+            "--idle",
+            "4",
+            "--results-dir",
+            str(tmp_path),
+            "--no-write",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "idle parlour: " in result.stdout
+    assert "recorded in" not in result.stdout
+    assert _listing(tmp_path) == []
