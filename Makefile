@@ -27,7 +27,7 @@ migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
 # The same flags as the Dockerfile: small frames only, and no per-message deflate
-# (it costs 25-40% of server CPU on our small JSON messages; docs/benchmarks.md).
+# (it costs 25-40% of server CPU on our small JSON messages; docs/architecture.md).
 UVICORN_FLAGS := --factory --ws-max-size 65536 --ws-per-message-deflate false
 
 run: migrate

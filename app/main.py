@@ -43,8 +43,8 @@ class ParlourApp:
 
     A WebSocket to /ws/rooms/{id} is served before FastAPI's middleware and router: those
     layers hold memory for as long as a connection lives (about a third of an idle
-    connection's cost, docs/benchmarks.md) and do nothing for it. Attributes (``state``,
-    ``routes``...) are the FastAPI app's.
+    connection's cost, bench/results/2026-11-22-load-findings.md) and do nothing for it.
+    Attributes (``state``, ``routes``...) are the FastAPI app's.
     """
 
     def __init__(self, app: FastAPI) -> None:
@@ -80,7 +80,7 @@ def create_app(
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's sight, and collect the rest less eagerly. Under load, full
         # collections of the start-up heap were the main cause of latency spikes
-        # (docs/benchmarks.md).
+        # (bench/results/2026-11-22-load-findings.md).
         gc.collect()
         gc.freeze()
         gc.set_threshold(7000, 50, 1000)
