@@ -4,8 +4,8 @@ The browser is the system's Chromium (/usr/bin/chromium, or CHROMIUM_PATH) when 
 one, else Playwright's own Chromium (installed once with ``playwright install chromium`` if
 it is missing). Without either these tests fail rather than skip, because the browser
 client is part of what CI proves. Every page opened through ``Pages.open`` fails its test on
-any console error or uncaught page error, and ``shot`` saves screenshots under
-test-artifacts/<test name>/.
+any console error or uncaught page error, keeps the state messages its room's WebSocket
+received (flows.shown_state), and ``shot`` saves screenshots under test-artifacts/<test>/.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from tests.e2e.flows import listen_to_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -105,6 +107,7 @@ class Pages:
         context.set_default_timeout(15_000)
         self.contexts.append(context)
         page = context.new_page()
+        listen_to_wire(page)
         watched = Watched(page, label)
         page.on(
             "console",
