@@ -1,15 +1,19 @@
 """Browser fixtures for the end-to-end tests: real Chromium driven by Playwright (sync API).
 
-Chromium must be installed (/usr/bin/chromium, or CHROMIUM_PATH): without it these tests
-fail rather than skip, because the browser client is part of what CI proves. Every page
-opened through ``open_page`` fails its test on any console error or uncaught page error,
-and ``shot`` saves screenshots under test-artifacts/<test name>/.
+The browser is the system's Chromium (/usr/bin/chromium, or CHROMIUM_PATH) when there is
+one, else Playwright's own Chromium (installed once with ``playwright install chromium`` if
+it is missing). Without either these tests fail rather than skip, because the browser
+client is part of what CI proves. Every page opened through ``Pages.open`` fails its test on
+any console error or uncaught page error, keeps the state messages its room's WebSocket
+received (flows.shown_state), and ``shot`` saves screenshots under test-artifacts/<test>/.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +21,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
+from tests.e2e.flows import listen_to_wire
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+NO_BROWSER = "No Chromium: apt-get install chromium, or python -m playwright install chromium"
+# For the system's (Debian's) Chromium; Playwright's own build is launched as it comes.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -36,14 +44,30 @@ def playwright() -> Iterator[Playwright]:
         yield pw
 
 
+def playwright_chromium(playwright: Playwright) -> bool:
+    """Whether Playwright's own Chromium is there, after one try at installing it."""
+    if Path(playwright.chromium.executable_path).exists():
+        return True
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "playwright", "install", "chromium"],
+            capture_output=True,
+            timeout=600,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return Path(playwright.chromium.executable_path).exists()
+
+
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"Chromium is not installed at {CHROMIUM}: the browser tests need it "
-            "(apt-get install chromium; .ci/run installs it in CI)."
-        )
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    if Path(CHROMIUM).exists():
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    elif playwright_chromium(playwright):
+        browser = playwright.chromium.launch()
+    else:
+        pytest.fail(NO_BROWSER, pytrace=False)
     yield browser
     browser.close()
 
@@ -83,6 +107,7 @@ class Pages:
         context.set_default_timeout(15_000)
         self.contexts.append(context)
         page = context.new_page()
+        listen_to_wire(page)
         watched = Watched(page, label)
         page.on(
             "console",

@@ -4,10 +4,12 @@ take a seat, play whatever the server offers by clicking, and read the table's s
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 # Records every card face a page ever shows, with the table version it was shown at, so a
 # test can check a spectator never saw a hidden card (compared with the match's review).
@@ -27,18 +29,90 @@ RECORD_CARDS = """
 """
 
 
-# What a failing test reports about a page's live table.
-TABLE_STATE = """() => ({
-    version: window.parlourTable?.current?.version,
-    queue: window.parlourTable?.queue?.length,
-    pending: window.parlourTable?.pendingSlot,
-    toAct: window.parlourTable?.current?.view?.to_act,
-    phase: window.parlourTable?.current?.view?.phase,
-    legal: window.parlourTable?.current?.view?.legal_actions,
-    message: window.parlourTable?.current?.view?.message,
-    myTurn: document.querySelectorAll('.table.my-turn').length,
-    socket: window.parlourSocket?.status,
-})"""
+# The state messages each page received over its room's WebSocket, by version: what the
+# server sent, for tests that need the legal actions behind the table a page shows.
+STATES: dict[Page, dict[int, dict[str, Any]]] = {}
+
+# Changes waiting to be made to a page's next move on its way to the server.
+REWRITES: dict[Page, list[Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+
+def listen_to_wire(page: Page) -> None:
+    """Keep every state message the page receives (``shown_state`` reads them)."""
+    states = STATES.setdefault(page, {})
+
+    def on_frame(payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            return
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if message.get("type") == "state":
+            states[message["version"]] = message
+
+    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+
+
+def pass_moves_through_test(page: Page) -> None:
+    """Route the page's room WebSocket through the test, so that ``rewrite_next_move`` can
+    change a move on its way to the server. Call before the page opens the room."""
+    waiting = REWRITES.setdefault(page, [])
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if waiting and isinstance(message, str):
+                sent = json.loads(message)
+                if sent.get("type") == "act":
+                    message = json.dumps(waiting.pop(0)(sent))
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/rooms/"), route)
+
+
+def rewrite_next_move(page: Page, change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """The page's next ``act`` message is sent as ``change(message)``."""
+    REWRITES[page].append(change)
+
+
+def shown_state(page: Page) -> dict[str, Any]:
+    """The state message behind the table the page shows now."""
+    shown = version(page)
+    deadline = time.monotonic() + 5
+    while shown not in STATES.get(page, {}):
+        assert time.monotonic() < deadline, f"no state message for version {shown}"
+        page.wait_for_timeout(20)
+    return STATES[page][shown]
+
+
+def table_state(page: Page) -> dict[str, Any]:
+    """What a failing test reports about a page's live table."""
+    shown = page.evaluate(
+        """() => ({
+            version: document.querySelector('.table')?.dataset.version,
+            phase: document.querySelector('.table')?.dataset.phase,
+            pending: document.querySelectorAll('.pending').length > 0,
+            myTurn: document.querySelectorAll('.table.my-turn').length,
+            errors: [...document.querySelectorAll('.action-error:not([hidden])')]
+                .map((e) => e.textContent),
+            socket: document.querySelector('#conn')?.dataset.status,
+        })"""
+    )
+    received = STATES.get(page, {})
+    if received:
+        newest = received[max(received)]
+        view = newest["view"]
+        shown["received"] = {
+            "version": newest["version"],
+            "toAct": view.get("to_act"),
+            "legal": view.get("legal_actions"),
+            "message": view.get("message"),
+        }
+    return shown
 
 
 def set_name(page: Page, name: str) -> None:
@@ -147,7 +221,7 @@ def wait_moved(page: Page, before: int) -> bool:
             timeout=15_000,
         )
     except Exception as error:
-        state = page.evaluate(TABLE_STATE)
+        state = table_state(page)
         raise AssertionError(f"the table did not move on from version {before}: {state}") from error
     errors = page.locator(".action-error:not([hidden])")
     if errors.count():
@@ -173,7 +247,7 @@ def play_to_end(
                     on_step(moves)
         if not acted:
             players[0].wait_for_timeout(60)
-    states = [(page.evaluate(TABLE_STATE), LAST_CLICK_ERROR.get(page)) for page in players]
+    states = [(table_state(page), LAST_CLICK_ERROR.get(page)) for page in players]
     raise AssertionError(f"the match did not finish in {timeout} s ({moves} moves): {states}")
 
 
@@ -206,3 +280,38 @@ def api_json(page: Page, path: str) -> Any:
     response = page.request.get(path)
     assert response.ok, f"{path}: {response.status} {response.text()}"
     return json.loads(response.text())
+
+
+def watch(pages: Any, room_id: str, label: str = "watcher") -> Page:
+    """A spectator opens the room's watch link, recording every card face it is shown."""
+    watcher = pages.open(label, width=1100, height=850)
+    watcher.add_init_script(RECORD_CARDS)
+    pace(watcher, 40)
+    watcher.goto(f"/rooms/{room_id}/watch")
+    expect(watcher.locator("#room")).to_have_attribute("aria-busy", "false")
+    return watcher
+
+
+def finish_and_review(pages: Any, page: Page, watcher: Page, room_id: str, seats: int) -> None:
+    """The match is over everywhere; the spectator saw no hidden card; the review ends right."""
+    expect(watcher.locator(".table .result")).to_be_visible(timeout=30_000)
+    room = api_json(page, f"/api/rooms/{room_id}")
+    assert room["status"] == "finished"
+    record = api_json(page, f"/api/matches/{room['match_id']}")
+    assert shown_scores(page, seats) == record["scores"]
+    pages.shot(page, "result")
+    pages.shot(watcher, "spectator-result")
+    review = api_json(page, f"/api/matches/{room['match_id']}/review")
+    assert_no_hidden_cards_seen(watcher, review["frames"])
+    page.goto("/history")
+    page.locator(f'#mine .match-item[data-match="{room["match_id"]}"] a').click()
+    expect(page.locator("#review-controls")).to_be_visible()
+    last = len(review["frames"]) - 1
+    page.keyboard.press("End")
+    expect(page.locator("#step-label")).to_have_text(f"Move {last} of {last}")
+    for seat in range(seats):
+        expect(page.locator(f'.scoreboard [data-score="{seat}"]')).to_have_text(
+            str(record["scores"][seat])
+        )
+    expect(page.locator(".result")).to_be_visible()
+    pages.shot(page, "review-end")

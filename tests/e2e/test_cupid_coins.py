@@ -1,7 +1,8 @@
-"""Issue 6 in a real browser: two people play a whole Cupid match by clicking cards while
-a third watches (and never sees a hidden card), a reload mid-match restores the seat, the
-finished match is in history and its review steps to the final score; and a Coins match
-with one person and two computer players completes."""
+"""Cupid and Coins in a real browser: two people play a whole Cupid match by clicking cards
+while a third watches (and never sees a hidden card), a move the server refuses is
+explained next to the hand, a reload mid-match restores the seat, the finished match is in
+history and its review steps to the final score; a Coins match with one person and two
+computer players completes; and a table reconnects by itself when the server comes back."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from tests.e2e.flows import (
     hand,
     is_over,
     pace,
+    pass_moves_through_test,
     play_to_end,
+    rewrite_next_move,
     shown_scores,
     version,
     wait_table,
@@ -27,6 +30,7 @@ pytestmark = pytest.mark.e2e
 
 def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
     ann = pages.open("ann")
+    pass_moves_through_test(ann)
     ann.goto("/")
     expect(ann.locator(".game-choice")).to_have_count(5)
     pages.shot(ann, "home")
@@ -39,6 +43,7 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
 
     # Bob opens the link on a phone-sized screen and takes the free seat.
     bob = pages.open("bob", width=360, height=780)
+    pass_moves_through_test(bob)
     bob.goto(invite)
     expect(bob.locator("#lobby")).to_be_visible()
     bob.locator("#sit-name").fill("Bob")
@@ -62,9 +67,12 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
     pages.shot(ann, "table-start")
     pages.shot(bob, "table-start-phone")
 
-    # A move the server refuses is explained in words next to the hand that made it.
+    # A move the server refuses is explained in words next to the hand that made it: the
+    # card played is changed on its way to the server into one the player does not hold.
     first = ann if ann.locator(".table.my-turn").count() else bob
-    first.evaluate("window.parlourTable.act({type: 'play', card: '9C'}, 'hand')")
+    rewrite_next_move(first, lambda sent: {**sent, "action": {"type": "play", "card": "9C"}})
+    first.mouse.move(1, 1)
+    first.locator(".hand .card.playable").first.click(position={"x": 8, "y": 24})
     refusal = first.locator('.action-error[data-slot="hand"]')
     expect(refusal).to_be_visible()
     expect(refusal).not_to_be_empty()

@@ -1,6 +1,6 @@
 // cards.js — the three packs drawn as crisp SVG, with no image files: French (Cupid,
 // Royal Wife-Swap, Usurp), Spanish 48-card (Coins) and tarot minor arcana (Cups).
-// Card codes are rank then suit (DESIGN.md §3): "10H", "QD", "AO", "PW", "JK".
+// Card codes are rank then suit, as the server writes them: "10H", "QD", "AO", "PW", "JK".
 // Every card element carries its name as text for screen readers ("queen of diamonds").
 // The suit shapes live once in a hidden sprite; each card <use>s them.
 
@@ -60,15 +60,78 @@ const L = 35;
 const C = 50;
 const R = 65;
 const PIPS = {
-  2: [[C, 32], [C, 108]],
-  3: [[C, 32], [C, 70], [C, 108]],
-  4: [[L, 32], [R, 32], [L, 108], [R, 108]],
-  5: [[L, 32], [R, 32], [C, 70], [L, 108], [R, 108]],
-  6: [[L, 32], [R, 32], [L, 70], [R, 70], [L, 108], [R, 108]],
-  7: [[L, 32], [R, 32], [C, 51], [L, 70], [R, 70], [L, 108], [R, 108]],
-  8: [[L, 32], [R, 32], [C, 51], [L, 70], [R, 70], [C, 89], [L, 108], [R, 108]],
-  9: [[L, 32], [R, 32], [L, 57], [R, 57], [C, 70], [L, 83], [R, 83], [L, 108], [R, 108]],
-  10: [[L, 32], [R, 32], [C, 45], [L, 57], [R, 57], [L, 83], [R, 83], [C, 95], [L, 108], [R, 108]],
+  2: [
+    [C, 32],
+    [C, 108],
+  ],
+  3: [
+    [C, 32],
+    [C, 70],
+    [C, 108],
+  ],
+  4: [
+    [L, 32],
+    [R, 32],
+    [L, 108],
+    [R, 108],
+  ],
+  5: [
+    [L, 32],
+    [R, 32],
+    [C, 70],
+    [L, 108],
+    [R, 108],
+  ],
+  6: [
+    [L, 32],
+    [R, 32],
+    [L, 70],
+    [R, 70],
+    [L, 108],
+    [R, 108],
+  ],
+  7: [
+    [L, 32],
+    [R, 32],
+    [C, 51],
+    [L, 70],
+    [R, 70],
+    [L, 108],
+    [R, 108],
+  ],
+  8: [
+    [L, 32],
+    [R, 32],
+    [C, 51],
+    [L, 70],
+    [R, 70],
+    [C, 89],
+    [L, 108],
+    [R, 108],
+  ],
+  9: [
+    [L, 32],
+    [R, 32],
+    [L, 57],
+    [R, 57],
+    [C, 70],
+    [L, 83],
+    [R, 83],
+    [L, 108],
+    [R, 108],
+  ],
+  10: [
+    [L, 32],
+    [R, 32],
+    [C, 45],
+    [L, 57],
+    [R, 57],
+    [L, 83],
+    [R, 83],
+    [C, 95],
+    [L, 108],
+    [R, 108],
+  ],
 };
 
 let spriteReady = false;
@@ -137,8 +200,8 @@ function figure(rank, pack, suit, color, label) {
   const heads = {
     K: '<path d="M36 40 38 26 44 33 50 22 56 33 62 26 64 40z" fill="#f59e0b" stroke="#92400e" stroke-width="1.2"/>',
     Q: '<path d="M38 40c2-9 7-13 12-13s10 4 12 13z" fill="#f59e0b" stroke="#92400e" stroke-width="1.2"/><circle cx="50" cy="26" r="3" fill="#f43f5e"/>',
-    J: '<path d="M37 41c0-9 6-14 13-14s13 5 13 14z" fill="' + color + '"/><path d="M62 33l8-6" stroke="' + color + '" stroke-width="3"/>',
-    P: '<path d="M38 41c0-8 5-12 12-12s12 4 12 12z" fill="' + color + '"/>',
+    J: `<path d="M37 41c0-9 6-14 13-14s13 5 13 14z" fill="${color}"/><path d="M62 33l8-6" stroke="${color}" stroke-width="3"/>`,
+    P: `<path d="M38 41c0-8 5-12 12-12s12 4 12 12z" fill="${color}"/>`,
     N: '<path d="M37 42c0-11 6-17 13-17s13 6 13 17z" fill="#94a3b8" stroke="#475569" stroke-width="1.2"/><path d="M50 25v-6" stroke="#dc2626" stroke-width="3"/>',
   };
   return `
@@ -173,7 +236,8 @@ export function faceSVG(code, pack = "french", titles = {}) {
   let body;
   let corners = "";
   if (code === "JK") {
-    const star = '<path d="M13 8 16 17 25 17 18 22 21 31 13 25 5 31 8 22 1 17 10 17z" fill="#7c3aed"/>';
+    const star =
+      '<path d="M13 8 16 17 25 17 18 22 21 31 13 25 5 31 8 22 1 17 10 17z" fill="#7c3aed"/>';
     corners = `${star}<g transform="rotate(180 50 70)">${star}</g>`;
     body = jokerFace(titles[code]);
   } else {
@@ -189,7 +253,9 @@ export function faceSVG(code, pack = "french", titles = {}) {
     } else {
       const spots = PIPS[Number(rank)] || [];
       const size = spots.length > 8 ? 17 : 20;
-      body = spots.map(([x, y]) => pip(pack, suit, x, y, size, y > 75 && pack === "french")).join("");
+      body = spots
+        .map(([x, y]) => pip(pack, suit, x, y, size, y > 75 && pack === "french"))
+        .join("");
       body = `<g fill="${color}">${body}</g>`;
     }
     body = `<g fill="${color}">${body}</g>`;

@@ -44,6 +44,11 @@ export function boot() {
   return node ? JSON.parse(node.textContent) : {};
 }
 
+/** What the server says of a game (the boot data's `games`): {name, title, pack, ...}. */
+export function gameFacts(name) {
+  return (boot().games || []).find((g) => g.name === name) || { name, title: name };
+}
+
 let announceTimer = null;
 /** Say something to screen-reader users (polite, or assertive for results and errors). */
 export function announce(text, assertive = false) {

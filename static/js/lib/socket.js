@@ -1,12 +1,19 @@
 // socket.js — one room's WebSocket with automatic reconnect (exponential backoff with
 // jitter), a keep-alive ping, and a status callback for the connection indicator. On every
 // (re)connect the server sends the room and this seat's view again, so the table is
-// restored without a reload. Answers to previews ("what would this action do?") go to the
-// listeners added with onPreview, not to onMessage.
+// restored without a reload. A preview ("what would this action do?") is a Promise of the
+// server's answer; the answers come back in the order the questions were sent.
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10000;
+// A preview with no answer by then is given up (a refused message gets an error instead).
+const PREVIEW_TIMEOUT_MS = 5000;
+
+/** Why a preview got no answer: "offline" (it could not be sent) or "unanswered". */
+function noAnswer(reason) {
+  return Object.assign(new Error(`The preview was not answered (${reason}).`), { reason });
+}
 
 export class RoomSocket {
   /**
@@ -23,7 +30,7 @@ export class RoomSocket {
     this.pingTimer = null;
     this.closedForGood = false;
     this.status = "connecting";
-    this.previewListeners = new Set();
+    this.previews = []; // the questions sent and not answered yet, oldest first
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && this.status !== "open") this.reconnectNow();
@@ -54,7 +61,7 @@ export class RoomSocket {
       }
       if (message.type === "pong") return;
       if (message.type === "preview") {
-        for (const listener of this.previewListeners) listener(message);
+        this.answerPreview(message);
         return;
       }
       this.onMessage(message);
@@ -62,6 +69,8 @@ export class RoomSocket {
     ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       clearInterval(this.pingTimer);
+      // Answers never come on another connection.
+      for (const asked of this.previews.splice(0)) this.dropPreview(asked);
       if (event.code === 4404) {
         // The room does not exist: retrying would not help.
         this.closedForGood = true;
@@ -104,15 +113,37 @@ export class RoomSocket {
     return this.sendRaw({ type: "act", version, action });
   }
 
-  /** Ask what `action` would do at `version`, without playing it; false when not connected. */
+  /**
+   * Ask what `action` would do at `version`, without playing it. Resolves with the server's
+   * answer ({ok: true, result} or {ok: false, code, message}); rejects with an Error whose
+   * `reason` is "offline" (not connected) or "unanswered" (the connection closed, or no
+   * answer in PREVIEW_TIMEOUT_MS).
+   */
   preview(version, action) {
-    return this.sendRaw({ type: "preview", version, action });
+    if (!this.sendRaw({ type: "preview", version, action })) {
+      return Promise.reject(noAnswer("offline"));
+    }
+    return new Promise((resolve, reject) => {
+      const asked = { version, resolve, reject, timer: null };
+      asked.timer = setTimeout(() => {
+        this.previews = this.previews.filter((other) => other !== asked);
+        this.dropPreview(asked);
+      }, PREVIEW_TIMEOUT_MS);
+      this.previews.push(asked);
+    });
   }
 
-  /** Call `listener(message)` with every {"type": "preview", ...} answer; returns an unsubscribe. */
-  onPreview(listener) {
-    this.previewListeners.add(listener);
-    return () => this.previewListeners.delete(listener);
+  answerPreview(message) {
+    const asked = this.previews.shift();
+    if (!asked) return; // a late answer to a question already given up
+    clearTimeout(asked.timer);
+    if (message.version === asked.version) asked.resolve(message);
+    else asked.reject(noAnswer("unanswered"));
+  }
+
+  dropPreview(asked) {
+    clearTimeout(asked.timer);
+    asked.reject(noAnswer("unanswered"));
   }
 
   close() {

@@ -5,6 +5,7 @@ import { post } from "../lib/api.js";
 import { $, announce, boot, showError } from "../lib/dom.js";
 
 const listeners = [];
+let user = null; // who the visitor is now (the boot data's, until they rename themselves)
 
 /** Call fn(user) whenever the visitor renames themselves. */
 export function onRename(fn) {
@@ -12,29 +13,28 @@ export function onRename(fn) {
 }
 
 export function currentUser() {
-  return window.parlourUser || boot().user || null;
+  return user || boot().user || null;
 }
 
-function paintName(user) {
+function paintName({ name }) {
   const button = $("#who-name");
   if (!button) return;
-  button.querySelector(".who-text").textContent = user.name;
-  button.querySelector(".avatar").textContent = user.name.slice(0, 1);
-  button.setAttribute("aria-label", `Your name: ${user.name}. Change it`);
+  button.querySelector(".who-text").textContent = name;
+  button.querySelector(".avatar").textContent = name.slice(0, 1);
+  button.setAttribute("aria-label", `Your name: ${name}. Change it`);
 }
 
 /** Save a new name (POST /api/session); returns the user or throws ApiError. */
 export async function saveName(name) {
   const saved = await post("/session", { name });
-  const user = { id: saved.user_id, name: saved.name };
-  window.parlourUser = user;
+  user = { id: saved.user_id, name: saved.name };
   paintName(user);
   for (const fn of listeners) fn(user);
   return user;
 }
 
 export function initChrome() {
-  window.parlourUser = boot().user || null;
+  user = boot().user || null;
   const dialog = $("#name-dialog");
   const button = $("#who-name");
   const input = $("#name-input");
@@ -50,9 +50,9 @@ export function initChrome() {
   $("#name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const user = await saveName(input.value);
+      const renamed = await saveName(input.value);
       dialog.close();
-      announce(`Your name is now ${user.name}.`);
+      announce(`Your name is now ${renamed.name}.`);
     } catch (err) {
       showError(error, err.message);
       input.focus();

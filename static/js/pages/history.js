@@ -28,7 +28,11 @@ function matchItem(match) {
       h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
     ),
     h("ol.match-scores", { "aria-label": "Players and scores" }, players),
-    h("a.btn.small", { href: `/matches/${match.id}`, "aria-label": `Review this ${match.title} match` }, "Review"),
+    h(
+      "a.btn.small",
+      { href: `/matches/${match.id}`, "aria-label": `Review this ${match.title} match` },
+      "Review",
+    ),
   );
 }
 

@@ -10,19 +10,20 @@ import { currentUser, initChrome, saveName } from "./common.js";
 initChrome();
 
 const data = boot();
-let gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, { ...g }]));
+const gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, { ...g }]));
 
+// The card that pictures each game, drawn in the game's own pack (data-pack, from the server).
 const ART = {
-  cupid: ["KH", "french", { KH: "Cupid" }],
-  coins: ["AO", "spanish", {}],
-  cups: ["AC", "tarot", {}],
-  wifeswap: ["QH", "french", {}],
-  usurp: ["KS", "french", {}],
+  cupid: ["KH", { KH: "Cupid" }],
+  coins: ["AO", {}],
+  cups: ["AC", {}],
+  wifeswap: ["QH", {}],
+  usurp: ["KS", {}],
 };
 
 for (const art of $$("[data-game-art]")) {
-  const [code, pack, titles] = ART[art.dataset.gameArt] || ["AS", "french", {}];
-  art.append(cardEl(code, pack, { titles, className: "art" }));
+  const [code, titles] = ART[art.dataset.gameArt] || ["AS", {}];
+  art.append(cardEl(code, art.dataset.pack, { titles, className: "art" }));
 }
 
 function selectedGame() {
@@ -35,7 +36,13 @@ function optionField(option) {
     return h(
       "label.field.check",
       { for: id },
-      h("input", { id, type: "checkbox", name: option.name, checked: Boolean(option.default), dataset: { type: "bool" } }),
+      h("input", {
+        id,
+        type: "checkbox",
+        name: option.name,
+        checked: Boolean(option.default),
+        dataset: { type: "bool" },
+      }),
       h("span", {}, option.label),
     );
   }
@@ -43,9 +50,17 @@ function optionField(option) {
   if (option.type === "choice") {
     input = h(
       "select",
-      { id, name: option.name, dataset: { type: typeof option.default === "number" ? "int" : "text" } },
+      {
+        id,
+        name: option.name,
+        dataset: { type: typeof option.default === "number" ? "int" : "text" },
+      },
       option.choices.map((choice) =>
-        h("option", { value: String(choice), selected: choice === option.default }, humanize(choice)),
+        h(
+          "option",
+          { value: String(choice), selected: choice === option.default },
+          humanize(choice),
+        ),
       ),
     );
   } else {
@@ -61,12 +76,17 @@ function optionField(option) {
       dataset: { type: "int" },
     });
   }
-  const hint = option.type === "int" && option.min !== undefined ? h("span.hint", {}, `${option.min}–${option.max}`) : null;
+  const hint =
+    option.type === "int" && option.min !== undefined
+      ? h("span.hint", {}, `${option.min}–${option.max}`)
+      : null;
   return h("div.field", {}, h("label", { for: id }, option.label), input, hint);
 }
 
 function humanize(value) {
-  return String(value).replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+  return String(value)
+    .replaceAll("_", " ")
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 function renderGameFields() {
@@ -138,7 +158,10 @@ $("#join-form").addEventListener("submit", async (event) => {
     const room = await get(`/rooms/${encodeURIComponent(code)}`);
     location.assign(`/rooms/${room.id}`);
   } catch (err) {
-    showError(error, err.code === "room_not_found" ? `There is no room with the code ${code}.` : err.message);
+    showError(
+      error,
+      err.code === "room_not_found" ? `There is no room with the code ${code}.` : err.message,
+    );
   }
 });
 
@@ -154,7 +177,11 @@ function roomItem(room) {
       "div.room-item-main",
       {},
       h("strong", {}, room.title),
-      h("span.badge", { class: waiting ? "open" : "live" }, waiting ? `${plural(free, "free seat")}` : "Playing"),
+      h(
+        "span.badge",
+        { class: waiting ? "open" : "live" },
+        waiting ? `${plural(free, "free seat")}` : "Playing",
+      ),
       h("span.small.muted.room-players", {}, names.join(", ")),
     ),
     h(

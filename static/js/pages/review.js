@@ -4,7 +4,6 @@
 
 import { get } from "../lib/api.js";
 import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
-import { gameModule } from "../table/registry.js";
 import { Table } from "../table/table.js";
 import { initChrome } from "./common.js";
 
@@ -13,8 +12,10 @@ initChrome();
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2"];
 
-const PLAY_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l12-7z"/></svg>';
-const PAUSE_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>';
+const PLAY_ICON =
+  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5v14l12-7z"/></svg>';
+const PAUSE_ICON =
+  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h4v14H6zM14 5h4v14h-4z"/></svg>';
 
 const data = boot();
 let frames = [];
@@ -34,7 +35,13 @@ function svg(tag, attrs = {}) {
 function describe(index) {
   const frame = frames[index];
   if (!frame.event) return "The deal. Every hand is shown face up.";
-  const ctx = table.context({ room, view: frame.view, version: index, seat: null, hands: frame.hands });
+  const ctx = table.context({
+    room,
+    view: frame.view,
+    version: index,
+    seat: null,
+    hands: frame.hands,
+  });
   const line = game.describeLast
     ? game.describeLast({ seat: frame.event.seat, ...frame.event.action }, ctx)
     : null;
@@ -61,16 +68,32 @@ function chart() {
     "aria-label",
     `Scores over ${frames.length - 1} moves. Final: ${final.map((s, i) => `${room.seats[i].name} ${s}`).join(", ")}`,
   );
-  root.append(svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }));
+  root.append(
+    svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
+  );
   root.append(svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, class: "axis" }));
   const label = svg("text", { x: pad - 4, y: pad + 4, "text-anchor": "end", class: "axis-label" });
   label.textContent = String(max);
   root.append(label);
   for (let seat = 0; seat < seats; seat += 1) {
     const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v[seat]).toFixed(1)}`).join(" ");
-    root.append(svg("polyline", { points, fill: "none", stroke: COLORS[seat % COLORS.length], "stroke-width": 2.5, "stroke-linejoin": "round" }));
+    root.append(
+      svg("polyline", {
+        points,
+        fill: "none",
+        stroke: COLORS[seat % COLORS.length],
+        "stroke-width": 2.5,
+        "stroke-linejoin": "round",
+      }),
+    );
   }
-  const marker = svg("line", { x1: x(0), y1: pad / 2, x2: x(0), y2: height - pad, class: "marker" });
+  const marker = svg("line", {
+    x1: x(0),
+    y1: pad / 2,
+    x2: x(0),
+    y2: height - pad,
+    class: "marker",
+  });
   root.append(marker);
   root.addEventListener("click", (event) => {
     const box = root.getBoundingClientRect();
@@ -82,7 +105,14 @@ function chart() {
     "ul.chart-legend",
     {},
     room.seats.map((s, i) =>
-      h("li", {}, h("span.swatch", { style: { background: COLORS[i % COLORS.length] } }), s.name, " ", h("strong", { dataset: { legendScore: String(i) } }, "0")),
+      h(
+        "li",
+        {},
+        h("span.swatch", { style: { background: COLORS[i % COLORS.length] } }),
+        s.name,
+        " ",
+        h("strong", { dataset: { legendScore: String(i) } }, "0"),
+      ),
     ),
   );
   const heading = $("#score-chart").previousElementSibling;
@@ -96,7 +126,10 @@ let chartParts = null;
 function go(index, animate = true) {
   step = Math.max(0, Math.min(frames.length - 1, index));
   const frame = frames[step];
-  table.show({ room, view: frame.view, version: step, seat: null, hands: frame.hands, event: frame.event }, { animate });
+  table.show(
+    { room, view: frame.view, version: step, seat: null, hands: frame.hands, event: frame.event },
+    { animate },
+  );
   $("#step-slider").value = String(step);
   $("#step-label").textContent = `Move ${step} of ${frames.length - 1}`;
   $("#review-event").textContent = describe(step);
@@ -133,13 +166,26 @@ function facts() {
     ["Game", record.title],
     ["Players", room.seats.map((s) => s.name).join(", ")],
     ["Winner", listWords(winners) || "—"],
-    ["Final score", record.scores ? record.scores.map((s, i) => `${room.seats[i].name} ${s}`).join(" · ") : "—"],
+    [
+      "Final score",
+      record.scores ? record.scores.map((s, i) => `${room.seats[i].name} ${s}`).join(" · ") : "—",
+    ],
     ["Finished", formatDate(record.finished_at)],
-    ["Options", Object.entries(record.options || {}).map(([k, v]) => `${k} ${v}`).join(", ") || "—"],
+    [
+      "Options",
+      Object.entries(record.options || {})
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "—",
+    ],
     ["Seed", record.seed || "—"],
     ["Seed hash", record.seed_hash || "—"],
   ];
-  $("#match-facts").replaceChildren(...items.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { class: k.startsWith("Seed") ? "mono" : "" }, v)]));
+  $("#match-facts").replaceChildren(
+    ...items.flatMap(([k, v]) => [
+      h("dt", {}, k),
+      h("dd", { class: k.startsWith("Seed") ? "mono" : "" }, v),
+    ]),
+  );
 }
 
 async function init() {
@@ -154,11 +200,24 @@ async function init() {
   }
   const seats = Array.from({ length: record.seat_count }, (_, i) => {
     const player = (record.seats || []).find((p) => p.seat === i);
-    return { seat: i, name: player?.name || `Seat ${i + 1}`, bot: player?.bot || null, user_id: player?.user_id || null, connected: true };
+    return {
+      seat: i,
+      name: player?.name || `Seat ${i + 1}`,
+      bot: player?.bot || null,
+      user_id: player?.user_id || null,
+      connected: true,
+    };
   });
-  room = { id: record.room_id, title: record.title, game: record.game, seat_count: record.seat_count, seats, match_id: record.id };
-  game = gameModule(record.game, record.title);
-  table = new Table($("#table-wrap"), game, { mode: "review" });
+  room = {
+    id: record.room_id,
+    title: record.title,
+    game: record.game,
+    seat_count: record.seat_count,
+    seats,
+    match_id: record.id,
+  };
+  table = new Table($("#table-wrap"), record.game, { mode: "review" });
+  game = table.game;
   $("#review-title").textContent = `${record.title}: ${seats.map((s) => s.name).join(" vs ")}`;
   document.title = `Review · ${record.title} · Parlour`;
   $("#review-controls").hidden = false;

@@ -1,227 +1,42 @@
-// room.js — one room: the lobby while seats fill (invite link and code, seats, computer
-// players, start), then the live table over the room's WebSocket. Watchers get the
-// public view; a player's connection gets their seat's view. Reconnects restore the table
-// without a reload; every refusal is shown in words next to what caused it.
+// room.js — one room: the lobby while seats fill (lobby.js), then the live table over the
+// room's WebSocket. This page owns the socket: the table acts and asks for previews through
+// the functions given to it here. Watchers get the public view; a player's connection gets
+// their seat's view. Reconnects restore the table without a reload; every refusal is shown
+// in words next to what caused it.
 
-import { get, post, del } from "../lib/api.js";
-import { $, announce, boot, h, plural, showError } from "../lib/dom.js";
+import { get, post } from "../lib/api.js";
+import { $, announce, boot, showError } from "../lib/dom.js";
 import { RoomSocket } from "../lib/socket.js";
-import { gameModule } from "../table/registry.js";
 import { Table } from "../table/table.js";
-import { currentUser, initChrome, onRename, saveName, setConnection } from "./common.js";
+import { initChrome, onRename, setConnection } from "./common.js";
+import { initLobby, isHost, showLobby } from "./lobby.js";
 
 initChrome();
 
 const data = boot();
 const watchOnly = Boolean(data.watch);
-let room = null;
-let table = null;
+let room = null; // the room as the server last described it
+let table = null; // the live table, once the match has started
 let socket = null;
 let lastStatus = null;
-let busy = false;
 
-const lobby = $("#lobby");
 const tableWrap = $("#table-wrap");
-
-function me() {
-  return currentUser();
-}
-
-function mySeat() {
-  if (!room) return null;
-  const seat = room.seats.find((s) => s.user_id && s.user_id === me()?.id);
-  return seat ? seat.seat : null;
-}
-
-function isHost() {
-  return room && room.host_id === me()?.id;
-}
-
-function inviteUrl() {
-  return `${location.origin}/rooms/${room.id}`;
-}
-
-// --- the lobby ----------------------------------------------------------------------------
-
-async function lobbyCall(fn, errorEl = $("#lobby-error")) {
-  if (busy) return;
-  busy = true;
-  showError(errorEl, null);
-  document.body.classList.add("busy");
-  try {
-    await fn();
-  } catch (err) {
-    showError(errorEl, err.message);
-    announce(err.message, true);
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-  }
-}
-
-function seatRow(seat) {
-  const mine = seat.user_id && seat.user_id === me()?.id;
-  const host = seat.user_id && seat.user_id === room.host_id;
-  const occupied = Boolean(seat.name);
-  const controls = [];
-  const errorEl = h("p.error.small", { role: "alert", hidden: true });
-  if (!occupied) {
-    if (mySeat() === null && !watchOnly) {
-      controls.push(
-        h(
-          "button.btn.primary.small",
-          {
-            type: "button",
-            dataset: { action: "sit", seat: String(seat.seat) },
-            onclick: () =>
-              lobbyCall(async () => {
-                const nameInput = $("#sit-name");
-                if (nameInput && nameInput.value.trim() && nameInput.value.trim() !== me()?.name) {
-                  await saveName(nameInput.value.trim());
-                }
-                await post(`/rooms/${room.id}/join`, { seat: seat.seat });
-                announce(`You sit in seat ${seat.seat + 1}.`);
-              }, errorEl),
-          },
-          "Sit here",
-        ),
-      );
-    }
-    if (isHost()) {
-      controls.push(
-        h(
-          "button.btn.small",
-          {
-            type: "button",
-            dataset: { action: "bot", seat: String(seat.seat) },
-            onclick: () =>
-              lobbyCall(() => post(`/rooms/${room.id}/bots`, { seat: seat.seat }), errorEl),
-          },
-          "Add computer player",
-        ),
-      );
-    }
-  } else if (isHost() && !mine) {
-    controls.push(
-      h(
-        "button.btn.ghost.small",
-        {
-          type: "button",
-          dataset: { action: "free", seat: String(seat.seat) },
-          "aria-label": `Remove ${seat.name} from seat ${seat.seat + 1}`,
-          onclick: () => lobbyCall(() => del(`/rooms/${room.id}/seats/${seat.seat}`), errorEl),
-        },
-        "Remove",
-      ),
-    );
-  }
-  return h(
-    "li.seat",
-    { class: `${occupied ? "taken" : "free"}${mine ? " mine" : ""}`, dataset: { seat: String(seat.seat) } },
-    h("span.seat-number", { "aria-hidden": "true" }, String(seat.seat + 1)),
-    h(
-      "div.seat-who",
-      {},
-      occupied
-        ? h(
-            "span.seat-name",
-            {},
-                        seat.name,
-            mine ? h("span.badge", {}, "you") : null,
-            host ? h("span.badge", {}, "host") : null,
-            seat.bot ? h("span.badge", {}, "computer") : null,
-            !seat.bot ? h("span.presence", { class: seat.connected ? "on" : "off", title: seat.connected ? "Here" : "Not connected" }) : null,
-          )
-        : h("span.muted", {}, `Seat ${seat.seat + 1} is free`),
-      errorEl,
-    ),
-    h("div.seat-controls", {}, controls),
-  );
-}
+initLobby({ watchOnly });
 
 function renderLobby() {
-  lobby.hidden = false;
   tableWrap.hidden = true;
-  $("#lobby-game").textContent = room.title;
-  $("#lobby-rules").href = `/rules/${room.game}`;
-  $("#lobby-rules").textContent = `How to play ${room.title}`;
-  $("#room-code").textContent = room.code;
-  $("#invite-url").value = inviteUrl();
-  const opts = Object.entries(room.options || {})
-    .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)
-    .join(" · ");
-  $("#lobby-options").textContent = `${room.visibility === "public" ? "Public table" : "Private table (link only)"}${opts ? ` · ${opts}` : ""}`;
-  const seated = mySeat();
-  const list = $("#seat-list");
-  const focusKey = document.activeElement?.dataset?.action
-    ? `${document.activeElement.dataset.action}:${document.activeElement.dataset.seat}`
-    : null;
-  list.replaceChildren(...room.seats.map(seatRow));
-  if (focusKey) {
-    const [action, seat] = focusKey.split(":");
-    const again = list.querySelector(`[data-action="${action}"][data-seat="${seat}"]`);
-    (again || $("#start-btn:not([hidden])") || list).focus?.();
-  }
-  // A visitor who has not sat down may set their name before taking a seat.
-  let nameRow = $("#sit-name-row");
-  if (seated === null && !watchOnly && room.seats.some((s) => !s.name)) {
-    if (!nameRow) {
-      nameRow = h(
-        "div.field.row.wrap",
-        { id: "sit-name-row" },
-        h("label", { for: "sit-name" }, "Your name at this table"),
-        h("input", { id: "sit-name", maxlength: 20, value: me()?.name || "", autocomplete: "nickname" }),
-      );
-      list.before(nameRow);
-    }
-  } else if (nameRow) {
-    nameRow.remove();
-  }
-  const free = room.seats.filter((s) => !s.name).length;
-  const start = $("#start-btn");
-  start.hidden = !isHost();
-  $("#leave-btn").hidden = seated === null;
-  let hint;
-  if (watchOnly) hint = "You are watching. The table appears here when the match starts.";
-  else if (seated === null) hint = free ? "Pick a free seat to join, or stay to watch." : "Every seat is taken — you can watch.";
-  else if (isHost()) hint = free ? `Waiting for ${plural(free, "more player")}. Send the link, or add computer players.` : "Everyone is here.";
-  else hint = free ? `Waiting for ${plural(free, "more player")}.` : "Waiting for the host to start.";
-  $("#lobby-hint").textContent = hint;
+  showLobby(room);
 }
-
-$("#copy-link").addEventListener("click", async () => {
-  const status = $("#copy-status");
-  const url = $("#invite-url");
-  try {
-    await navigator.clipboard.writeText(url.value);
-    status.textContent = "Link copied — send it to a friend.";
-  } catch {
-    url.select();
-    status.textContent = "Select the link and copy it (Ctrl+C or long-press).";
-  }
-  announce(status.textContent);
-});
-
-$("#invite-url").addEventListener("focus", (event) => event.target.select());
-
-$("#start-btn").addEventListener("click", () => lobbyCall(() => post(`/rooms/${room.id}/start`)));
-$("#leave-btn").addEventListener("click", () =>
-  lobbyCall(async () => {
-    await post(`/rooms/${room.id}/leave`);
-    announce("You left the seat.");
-  }),
-);
-
-// --- the table ------------------------------------------------------------------------------
 
 function ensureTable() {
   if (table) return table;
-  lobby.hidden = true;
+  $("#lobby").hidden = true;
   tableWrap.hidden = false;
-  table = new Table(tableWrap, gameModule(room.game, room.title), {
+  table = new Table(tableWrap, room.game, {
     mode: "live",
     onAct: (action, version) => socket.act(version, action),
-    isHost,
+    preview: (action, version) => socket.preview(version, action),
+    isHost: () => isHost(room),
     onReplace: async (seat) => {
       try {
         await post(`/rooms/${room.id}/bots`, { seat });
@@ -239,8 +54,6 @@ function ensureTable() {
       }
     },
   });
-  // Tests and curious people can reach the live table from the console.
-  window.parlourTable = table;
   return table;
 }
 
@@ -311,7 +124,12 @@ async function init() {
     document.title = `${found.title} · ${found.code} · Parlour`;
   } catch (err) {
     $("#room-loading").hidden = true;
-    showError($("#room-error"), err.code === "room_not_found" ? "There is no such room. Check the link or the code." : err.message);
+    showError(
+      $("#room-error"),
+      err.code === "room_not_found"
+        ? "There is no such room. Check the link or the code."
+        : err.message,
+    );
     return;
   }
   if (room.status === "waiting") {
@@ -320,8 +138,6 @@ async function init() {
   }
   socket = new RoomSocket(room.id, { onMessage, onStatus });
   socket.connect();
-  // Tests and curious people can look at the live socket's state.
-  window.parlourSocket = socket;
 }
 
 init();

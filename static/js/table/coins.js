@@ -2,24 +2,23 @@
 // just completed, the suit cycle as a legend, hand and trick counters, each player's
 // Coins this hand, and hand summaries. Cards are the Spanish 48-card pack.
 
-import { h, plural } from "../lib/dom.js";
 import { suitIcon } from "../lib/cards.js";
-import { trickEl } from "./table.js";
+import { h, plural } from "../lib/dom.js";
+import { trickEl } from "./pieces.js";
 
 const SUIT_LETTER = { cups: "C", coins: "O", swords: "S", clubs: "B" };
 
 export default {
-  name: "coins",
-  title: "Coins",
-  pack: "spanish",
   showsLastTrick: true, // the centre shows the completed trick with its winner and points
-  titles: {},
 
   info(ctx) {
     const v = ctx.view;
     return [
       ["Hand", String(v.hand_number ?? 1)],
-      ["Trick", `${Math.min(v.trick_number ?? 1, v.tricks_per_hand ?? 16)} of ${v.tricks_per_hand ?? 16}`],
+      [
+        "Trick",
+        `${Math.min(v.trick_number ?? 1, v.tricks_per_hand ?? 16)} of ${v.tricks_per_hand ?? 16}`,
+      ],
       ["Target", String(v.target ?? "")],
     ];
   },
@@ -54,7 +53,12 @@ export default {
       { "aria-label": `Suit cycle: ${cycle.map((s) => s).join(" beat ")} beat ${cycle[0]}` },
       [...cycle, cycle[0]].flatMap((suit, i) => [
         i ? h("span.arrow", { "aria-hidden": "true" }, "›") : null,
-        h("span.cycle-suit", {}, suitIcon("spanish", SUIT_LETTER[suit], suit), h("span.cycle-name", {}, suit)),
+        h(
+          "span.cycle-suit",
+          {},
+          suitIcon(ctx.pack, SUIT_LETTER[suit], suit),
+          h("span.cycle-name", {}, suit),
+        ),
       ]),
     );
     return h("div.coins-center", {}, trick, legend);

@@ -4,7 +4,7 @@
 // character cards carry their Cupid names on their faces.
 
 import { h, plural } from "../lib/dom.js";
-import { pileEl, trickEl } from "./table.js";
+import { pileEl, trickEl } from "./pieces.js";
 
 const TITLES = { QD: "Anima", JC: "Monster", KH: "Cupid", JK: "Zephyr" };
 
@@ -13,9 +13,6 @@ function drawAction(ctx, source) {
 }
 
 export default {
-  name: "cupid",
-  title: "Cupid",
-  pack: "french",
   showsLastTrick: true, // the centre shows the completed trick with its winner and points
   titles: TITLES,
 
@@ -23,7 +20,10 @@ export default {
     const v = ctx.view;
     return [
       ["Round", String(v.round ?? 1)],
-      ["Trick", `${Math.min(v.trick_number ?? 1, v.tricks_per_round ?? 11)} of ${v.tricks_per_round ?? 11}`],
+      [
+        "Trick",
+        `${Math.min(v.trick_number ?? 1, v.tricks_per_round ?? 11)} of ${v.tricks_per_round ?? 11}`,
+      ],
       ["Target", String(v.target ?? "")],
     ];
   },
@@ -109,14 +109,22 @@ export default {
       stock
         ? h(
             "button.btn.primary",
-            { type: "button", "data-key": "act:draw-stock", onclick: () => ctx.act(stock, "actions") },
+            {
+              type: "button",
+              "data-key": "act:draw-stock",
+              onclick: () => ctx.act(stock, "actions"),
+            },
             "Take the stock's top card",
           )
         : null,
       turn
         ? h(
             "button.btn.primary",
-            { type: "button", "data-key": "act:draw-turnup", onclick: () => ctx.act(turn, "actions") },
+            {
+              type: "button",
+              "data-key": "act:draw-turnup",
+              onclick: () => ctx.act(turn, "actions"),
+            },
             `Take the turn-up (${ctx.cardName(ctx.view.turnup)})`,
           )
         : null,
@@ -154,9 +162,12 @@ export default {
 
   describeLast(last, ctx) {
     const who = ctx.name(last.seat);
-    if (last.type === "play") return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
+    if (last.type === "play")
+      return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
     if (last.type === "draw") {
-      return last.source === "turnup" ? `${who} took the turn-up` : `${who} took the stock's top card`;
+      return last.source === "turnup"
+        ? `${who} took the turn-up`
+        : `${who} took the stock's top card`;
     }
     return null;
   },

@@ -5,13 +5,15 @@
 // when nothing can be played, and the table's variants. Scores are card counts (low wins).
 
 import { h, listWords, plural } from "../lib/dom.js";
-import { pileEl } from "./table.js";
+import { pileEl } from "./pieces.js";
 
 const VARIANT_TEXT = {
   cups_aside: (v) => (v ? "Played Cups go aside" : null),
   sit_out: (v) => (v ? "Empty-handed players sit out" : null),
-  shortfall: (v) => (v && v !== "forgiven" ? `Short stack: ${String(v).replaceAll("_", " ")}` : null),
-  graveyard_counts: (v) => (v && v !== "single" ? `Graveyards count ${v === "none" ? "nothing" : "double"}` : null),
+  shortfall: (v) =>
+    v && v !== "forgiven" ? `Short stack: ${String(v).replaceAll("_", " ")}` : null,
+  graveyard_counts: (v) =>
+    v && v !== "single" ? `Graveyards count ${v === "none" ? "nothing" : "double"}` : null,
 };
 
 const EFFECT_TEXT = {
@@ -23,16 +25,7 @@ const EFFECT_TEXT = {
   free: () => "",
 };
 
-function giftActions(ctx) {
-  return ctx.legal.filter((a) => a.type === "gift");
-}
-
 export default {
-  name: "cups",
-  title: "Cups",
-  pack: "tarot",
-  titles: {},
-
   info(ctx) {
     const v = ctx.view;
     const chips = [
@@ -55,7 +48,7 @@ export default {
       if (v.gift.awaiting?.includes(seat)) parts.push(h("span.badge", {}, "choosing a gift…"));
       else if (v.gift.chosen?.includes(seat)) parts.push(h("span.badge.open", {}, "gift chosen ✓"));
     }
-    if (grave && grave.size) {
+    if (grave?.size) {
       parts.push(
         h(
           "div.graveyard",
@@ -64,10 +57,23 @@ export default {
             dataset: { watch: `grave:${seat}`, value: String(grave.size) },
           },
           h("span.graveyard-label", {}, "Graveyard"),
-          h("div.graveyard-cards", {}, grave.top.map((code) => ctx.card(code, { className: "small" }))),
+          h(
+            "div.graveyard-cards",
+            {},
+            grave.top.map((code) => ctx.card(code, { className: "small" })),
+          ),
           grave.covered ? h("span.small", {}, `+ ${grave.covered} covered`) : null,
           seat === ctx.me && grave.covered_cards?.length
-            ? h("details.small", {}, h("summary", {}, "Your covered cards"), h("div.graveyard-cards", {}, grave.covered_cards.map((code) => ctx.card(code, { className: "small" }))))
+            ? h(
+                "details.small",
+                {},
+                h("summary", {}, "Your covered cards"),
+                h(
+                  "div.graveyard-cards",
+                  {},
+                  grave.covered_cards.map((code) => ctx.card(code, { className: "small" })),
+                ),
+              )
             : null,
         ),
       );
@@ -92,31 +98,65 @@ export default {
     const active = v.active
       ? h(
           "div.pile.active-card",
-          { role: "group", "aria-label": `Active card: ${ctx.cardName(v.active)}${v.active_is_cup ? ", an active Cup" : ""}` },
+          {
+            role: "group",
+            "aria-label": `Active card: ${ctx.cardName(v.active)}${v.active_is_cup ? ", an active Cup" : ""}`,
+          },
           ctx.card(v.active),
           h("span.pile-label", {}, v.active_is_cup ? "Active Cup" : "Active card"),
         )
-      : h("div.pile", { role: "group", "aria-label": "The dump is empty: any card may be played" }, h("span.empty-pile", {}, "any card"), h("span.pile-label", {}, "Dump empty"));
+      : h(
+          "div.pile",
+          { role: "group", "aria-label": "The dump is empty: any card may be played" },
+          h("span.empty-pile", {}, "any card"),
+          h("span.pile-label", {}, "Dump empty"),
+        );
     const piles = h(
       "div.piles",
       {},
-      pileEl("Stack", v.stack_size ?? 0, { key: "stack", label: `Stack: ${plural(v.stack_size ?? 0, "card")}` }),
+      pileEl("Stack", v.stack_size ?? 0, {
+        key: "stack",
+        label: `Stack: ${plural(v.stack_size ?? 0, "card")}`,
+      }),
       active,
       h(
         "div.pile",
-        { role: "group", "aria-label": `Dump: ${plural(v.dump_size ?? 0, "card")}`, dataset: { watch: "dump", value: String(v.dump_size ?? 0) } },
+        {
+          role: "group",
+          "aria-label": `Dump: ${plural(v.dump_size ?? 0, "card")}`,
+          dataset: { watch: "dump", value: String(v.dump_size ?? 0) },
+        },
         h("span.dump-count", {}, String(v.dump_size ?? 0)),
         h("span.pile-label", {}, "Dump"),
       ),
     );
     const extras = [];
     if (v.aside?.length) {
-      extras.push(h("div.aside-pile", { "aria-label": "Side pile" }, h("span.small", {}, "Side pile: "), v.aside.map((c) => ctx.card(c, { className: "small" }))));
+      extras.push(
+        h(
+          "div.aside-pile",
+          { "aria-label": "Side pile" },
+          h("span.small", {}, "Side pile: "),
+          v.aside.map((c) => ctx.card(c, { className: "small" })),
+        ),
+      );
     }
     if (v.out?.length) {
-      extras.push(h("details.out-pile.small", {}, h("summary", {}, `Out of the game: ${plural(v.out.length, "card")}`), h("div.graveyard-cards", {}, v.out.map((c) => ctx.card(c, { className: "small" })))));
+      extras.push(
+        h(
+          "details.out-pile.small",
+          {},
+          h("summary", {}, `Out of the game: ${plural(v.out.length, "card")}`),
+          h(
+            "div.graveyard-cards",
+            {},
+            v.out.map((c) => ctx.card(c, { className: "small" })),
+          ),
+        ),
+      );
     }
-    if (v.discarded_size) extras.push(h("p.small", {}, `${plural(v.discarded_size, "card")} discarded face down`));
+    if (v.discarded_size)
+      extras.push(h("p.small", {}, `${plural(v.discarded_size, "card")} discarded face down`));
     let gift = null;
     if (v.gift) {
       const mine = v.gift.to === ctx.me;
@@ -127,7 +167,11 @@ export default {
           ? `Your Ace! Waiting for ${listWords((v.gift.awaiting || []).map((s) => ctx.name(s)))} to choose a gift.`
           : `${ctx.name(v.gift.to)} played an Ace: everyone else chooses a card to give, or nothing — all at once.`,
         v.gift.mine !== undefined && ctx.me !== null && v.gift.to !== ctx.me
-          ? h("span.block", {}, v.gift.mine ? ` You give the ${ctx.cardName(v.gift.mine)}.` : " You give nothing.")
+          ? h(
+              "span.block",
+              {},
+              v.gift.mine ? ` You give the ${ctx.cardName(v.gift.mine)}.` : " You give nothing.",
+            )
           : null,
       );
     }
@@ -145,11 +189,27 @@ export default {
     const buttons = [];
     const nothing = ctx.legal.find((a) => a.type === "gift" && a.card === null);
     if (nothing) {
-      buttons.push(h("button.btn", { type: "button", "data-key": "act:give-nothing", onclick: () => ctx.act(nothing, "actions") }, "Give nothing"));
+      buttons.push(
+        h(
+          "button.btn",
+          {
+            type: "button",
+            "data-key": "act:give-nothing",
+            onclick: () => ctx.act(nothing, "actions"),
+          },
+          "Give nothing",
+        ),
+      );
     }
     const grave = ctx.legal.find((a) => a.type === "graveyard");
     if (grave) {
-      buttons.push(h("button.btn.primary", { type: "button", "data-key": "act:graveyard", onclick: () => ctx.act(grave, "actions") }, "Lay my hand as a graveyard"));
+      buttons.push(
+        h(
+          "button.btn.primary",
+          { type: "button", "data-key": "act:graveyard", onclick: () => ctx.act(grave, "actions") },
+          "Lay my hand as a graveyard",
+        ),
+      );
     }
     return buttons.length ? buttons : null;
   },
@@ -171,9 +231,10 @@ export default {
     } else if (last.type === "graveyard") {
       text = `${who} laid ${plural(last.cards ?? 0, "card")} as a graveyard and drew ${last.drew ?? 0}`;
     } else if (last.type === "gift") {
-      text = last.to !== undefined
-        ? `${ctx.name(last.to)} received gifts from ${last.givers?.length ? listWords(last.givers.map((s) => ctx.name(s))) : "nobody"}`
-        : `${who} chose a gift`;
+      text =
+        last.to !== undefined
+          ? `${ctx.name(last.to)} received gifts from ${last.givers?.length ? listWords(last.givers.map((s) => ctx.name(s))) : "nobody"}`
+          : `${who} chose a gift`;
     }
     if (text && last.picked_up) text += "; picked up a graveyard";
     if (text && last.reshuffled) text += "; the dump was reshuffled into the stack";

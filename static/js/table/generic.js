@@ -3,7 +3,7 @@
 // game playable (the server decides everything) until a dedicated module exists.
 
 import { h } from "../lib/dom.js";
-import { trickEl } from "./table.js";
+import { trickEl } from "./pieces.js";
 
 function label(action, ctx) {
   const parts = [action.type];
@@ -15,33 +15,32 @@ function label(action, ctx) {
   return parts.join(" · ");
 }
 
-export function genericGame(name, title, pack = "french") {
-  return {
-    name,
-    title,
-    pack,
-    titles: {},
-    center(ctx) {
-      const v = ctx.view;
-      if (v.trick?.length) return trickEl(ctx, v.trick, { label: "Trick in progress" });
-      if (v.last_trick?.cards?.length) {
-        return trickEl(ctx, v.last_trick.cards, { winner: v.last_trick.winner, label: "Completed trick" });
-      }
-      return null;
-    },
-    actions(ctx) {
-      const others = ctx.legal.filter((a) => !(a.type === "play" && typeof a.card === "string"));
-      if (!others.length) return null;
-      return others.slice(0, 40).map((action, i) =>
+export const genericGame = {
+  center(ctx) {
+    const v = ctx.view;
+    if (v.trick?.length) return trickEl(ctx, v.trick, { label: "Trick in progress" });
+    if (v.last_trick?.cards?.length) {
+      return trickEl(ctx, v.last_trick.cards, {
+        winner: v.last_trick.winner,
+        label: "Completed trick",
+      });
+    }
+    return null;
+  },
+  actions(ctx) {
+    const others = ctx.legal.filter((a) => !(a.type === "play" && typeof a.card === "string"));
+    if (!others.length) return null;
+    return others
+      .slice(0, 40)
+      .map((action, i) =>
         h(
           "button.btn",
           { type: "button", "data-key": `act:${i}`, onclick: () => ctx.act(action, "actions") },
           label(action, ctx),
         ),
       );
-    },
-    describeLast(last, ctx) {
-      return `${ctx.name(last.seat)}: ${label(last, ctx)}`;
-    },
-  };
-}
+  },
+  describeLast(last, ctx) {
+    return `${ctx.name(last.seat)}: ${label(last, ctx)}`;
+  },
+};

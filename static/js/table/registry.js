@@ -1,4 +1,6 @@
-// registry.js — which table module draws which game (by the server's game name).
+// registry.js — which table module draws which game, by the server's game name. Everything
+// else about a game (its title, its pack of cards, its seats) comes from the server, in the
+// page's boot data. A game without a module of its own gets the generic table.
 
 import coins from "./coins.js";
 import cupid from "./cupid.js";
@@ -8,8 +10,7 @@ import usurp from "./usurp.js";
 import wifeswap from "./wifeswap.js";
 
 const MODULES = { cupid, coins, cups, usurp, wifeswap };
-const PACKS = { cups: "tarot", coins: "spanish" };
 
-export function gameModule(name, title) {
-  return MODULES[name] || genericGame(name, title || name, PACKS[name] || "french");
+export function tableModule(name) {
+  return MODULES[name] || genericGame;
 }

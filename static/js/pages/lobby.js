@@ -1,0 +1,239 @@
+// lobby.js — the room's lobby while seats fill: the game and its rules, the invite link
+// and code (with a copy button), the table's options, the seats (sit here, add a computer
+// player, remove someone, for the host), your name before you sit, start and leave, and a
+// hint saying what the table waits for. Every refusal is shown next to the seat or button
+// that caused it.
+
+import { del, post } from "../lib/api.js";
+import { $, announce, h, plural, showError } from "../lib/dom.js";
+import { currentUser, saveName } from "./common.js";
+
+const state = {
+  room: null, // the room as the server last described it
+  watchOnly: false, // the watch link: never offered a seat
+  busy: false, // a lobby request is on its way
+};
+
+function me() {
+  return currentUser();
+}
+
+/** Your seat at this table, or null. */
+function mySeat() {
+  const seat = state.room?.seats.find((s) => s.user_id && s.user_id === me()?.id);
+  return seat ? seat.seat : null;
+}
+
+/** Whether you are the host of `room` (who may add computers, remove players, start). */
+export function isHost(room) {
+  return Boolean(room) && room.host_id === me()?.id;
+}
+
+function inviteUrl() {
+  return `${location.origin}/rooms/${state.room.id}`;
+}
+
+async function lobbyCall(fn, errorEl = $("#lobby-error")) {
+  if (state.busy) return;
+  state.busy = true;
+  showError(errorEl, null);
+  document.body.classList.add("busy");
+  try {
+    await fn();
+  } catch (err) {
+    showError(errorEl, err.message);
+    announce(err.message, true);
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+function seatRow(seat) {
+  const mine = seat.user_id && seat.user_id === me()?.id;
+  const host = seat.user_id && seat.user_id === state.room.host_id;
+  const occupied = Boolean(seat.name);
+  const controls = [];
+  const errorEl = h("p.error.small", { role: "alert", hidden: true });
+  if (!occupied) {
+    if (mySeat() === null && !state.watchOnly) {
+      controls.push(
+        h(
+          "button.btn.primary.small",
+          {
+            type: "button",
+            dataset: { action: "sit", seat: String(seat.seat) },
+            onclick: () =>
+              lobbyCall(async () => {
+                const nameInput = $("#sit-name");
+                if (nameInput?.value.trim() && nameInput.value.trim() !== me()?.name) {
+                  await saveName(nameInput.value.trim());
+                }
+                await post(`/rooms/${state.room.id}/join`, { seat: seat.seat });
+                announce(`You sit in seat ${seat.seat + 1}.`);
+              }, errorEl),
+          },
+          "Sit here",
+        ),
+      );
+    }
+    if (isHost(state.room)) {
+      controls.push(
+        h(
+          "button.btn.small",
+          {
+            type: "button",
+            dataset: { action: "bot", seat: String(seat.seat) },
+            onclick: () =>
+              lobbyCall(() => post(`/rooms/${state.room.id}/bots`, { seat: seat.seat }), errorEl),
+          },
+          "Add computer player",
+        ),
+      );
+    }
+  } else if (isHost(state.room) && !mine) {
+    controls.push(
+      h(
+        "button.btn.ghost.small",
+        {
+          type: "button",
+          dataset: { action: "free", seat: String(seat.seat) },
+          "aria-label": `Remove ${seat.name} from seat ${seat.seat + 1}`,
+          onclick: () =>
+            lobbyCall(() => del(`/rooms/${state.room.id}/seats/${seat.seat}`), errorEl),
+        },
+        "Remove",
+      ),
+    );
+  }
+  return h(
+    "li.seat",
+    {
+      class: `${occupied ? "taken" : "free"}${mine ? " mine" : ""}`,
+      dataset: { seat: String(seat.seat) },
+    },
+    h("span.seat-number", { "aria-hidden": "true" }, String(seat.seat + 1)),
+    h(
+      "div.seat-who",
+      {},
+      occupied
+        ? h(
+            "span.seat-name",
+            {},
+            seat.name,
+            mine ? h("span.badge", {}, "you") : null,
+            host ? h("span.badge", {}, "host") : null,
+            seat.bot ? h("span.badge", {}, "computer") : null,
+            !seat.bot
+              ? h("span.presence", {
+                  class: seat.connected ? "on" : "off",
+                  title: seat.connected ? "Here" : "Not connected",
+                })
+              : null,
+          )
+        : h("span.muted", {}, `Seat ${seat.seat + 1} is free`),
+      errorEl,
+    ),
+    h("div.seat-controls", {}, controls),
+  );
+}
+
+/** What the table waits for, as the visitor sees it. */
+function hint(seated, free) {
+  const more = plural(free, "more player");
+  if (state.watchOnly) return "You are watching. The table appears here when the match starts.";
+  if (seated === null) {
+    return free
+      ? "Pick a free seat to join, or stay to watch."
+      : "Every seat is taken — you can watch.";
+  }
+  if (isHost(state.room)) {
+    return free
+      ? `Waiting for ${more}. Send the link, or add computer players.`
+      : "Everyone is here.";
+  }
+  return free ? `Waiting for ${more}.` : "Waiting for the host to start.";
+}
+
+function render() {
+  $("#lobby").hidden = false;
+  $("#lobby-game").textContent = state.room.title;
+  $("#lobby-rules").href = `/rules/${state.room.game}`;
+  $("#lobby-rules").textContent = `How to play ${state.room.title}`;
+  $("#room-code").textContent = state.room.code;
+  $("#invite-url").value = inviteUrl();
+  const opts = Object.entries(state.room.options || {})
+    .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)
+    .join(" · ");
+  $("#lobby-options").textContent =
+    `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${opts ? ` · ${opts}` : ""}`;
+  const seated = mySeat();
+  const list = $("#seat-list");
+  const focusKey = document.activeElement?.dataset?.action
+    ? `${document.activeElement.dataset.action}:${document.activeElement.dataset.seat}`
+    : null;
+  list.replaceChildren(...state.room.seats.map(seatRow));
+  if (focusKey) {
+    const [action, seat] = focusKey.split(":");
+    const again = list.querySelector(`[data-action="${action}"][data-seat="${seat}"]`);
+    (again || $("#start-btn:not([hidden])") || list).focus?.();
+  }
+  // A visitor who has not sat down may set their name before taking a seat.
+  let nameRow = $("#sit-name-row");
+  if (seated === null && !state.watchOnly && state.room.seats.some((s) => !s.name)) {
+    if (!nameRow) {
+      nameRow = h(
+        "div.field.row.wrap",
+        { id: "sit-name-row" },
+        h("label", { for: "sit-name" }, "Your name at this table"),
+        h("input", {
+          id: "sit-name",
+          maxlength: 20,
+          value: me()?.name || "",
+          autocomplete: "nickname",
+        }),
+      );
+      list.before(nameRow);
+    }
+  } else if (nameRow) {
+    nameRow.remove();
+  }
+  const free = state.room.seats.filter((s) => !s.name).length;
+  const start = $("#start-btn");
+  start.hidden = !isHost(state.room);
+  $("#leave-btn").hidden = seated === null;
+  $("#lobby-hint").textContent = hint(seated, free);
+}
+
+/** Show the lobby of `room` (again, after any change of the room or of your name). */
+export function showLobby(room) {
+  state.room = room;
+  render();
+}
+
+/** Wire the lobby's fixed controls once; `watchOnly` for the watch link. */
+export function initLobby({ watchOnly }) {
+  state.watchOnly = watchOnly;
+  $("#copy-link").addEventListener("click", async () => {
+    const status = $("#copy-status");
+    const url = $("#invite-url");
+    try {
+      await navigator.clipboard.writeText(url.value);
+      status.textContent = "Link copied — send it to a friend.";
+    } catch {
+      url.select();
+      status.textContent = "Select the link and copy it (Ctrl+C or long-press).";
+    }
+    announce(status.textContent);
+  });
+  $("#invite-url").addEventListener("focus", (event) => event.target.select());
+  $("#start-btn").addEventListener("click", () =>
+    lobbyCall(() => post(`/rooms/${state.room.id}/start`)),
+  );
+  $("#leave-btn").addEventListener("click", () =>
+    lobbyCall(async () => {
+      await post(`/rooms/${state.room.id}/leave`);
+      announce("You left the seat.");
+    }),
+  );
+}

@@ -1,0 +1,77 @@
+// bar.js — what the table says at a glance: the top bar (the table's title, "Watching" or
+// the room code, the game's facts as chips, everyone's score) and the turn banner under it
+// (whose turn and why, in the server's own words, or who won).
+
+import { h, listWords } from "../lib/dom.js";
+
+/** "Ann wins!", "You win!", "Ann and Bob win!" */
+export function winnersLine(ctx, winners) {
+  const names = winners.map((s) => ctx.who(s));
+  return `${listWords(names)} ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}`;
+}
+
+/** @param {string} title the table's title when the room has none (a review) */
+export function bar(ctx, info, title) {
+  const { view, room } = ctx;
+  const live = ctx.mode === "live";
+  return h(
+    "header.table-bar",
+    {},
+    h(
+      "div.table-title",
+      {},
+      h("h1", {}, room?.title || title),
+      live && ctx.me === null ? h("span.badge.watching", {}, "Watching") : null,
+      live && room?.code ? h("span.badge.room-code", { title: "Room code" }, room.code) : null,
+    ),
+    h(
+      "ul.info-chips",
+      { "aria-label": "Match" },
+      info.map(([label, value]) =>
+        h("li.chip", {}, h("span.chip-label", {}, label), " ", h("strong", {}, value)),
+      ),
+    ),
+    h(
+      "ol.scoreboard",
+      { "aria-label": "Scores" },
+      Array.from({ length: ctx.seats }, (_, seat) =>
+        h(
+          "li.score",
+          {
+            class: [
+              (view.to_act || []).includes(seat) ? "to-act" : "",
+              (view.winners || []).includes(seat) ? "winner" : "",
+              seat === ctx.me ? "mine" : "",
+            ].join(" "),
+            dataset: { seat: String(seat) },
+          },
+          h("span.score-name", {}, ctx.name(seat)),
+          h("strong.score-value", { dataset: { score: String(seat) } }, view.scores?.[seat] ?? 0),
+        ),
+      ),
+    ),
+  );
+}
+
+export function turnBanner(ctx) {
+  const { view } = ctx;
+  const toAct = view.to_act || [];
+  let headline = "";
+  if (view.over) {
+    const winners = view.winners || [];
+    headline = winners.length ? `${winnersLine(ctx, winners)}!` : "The match is over";
+  } else if (ctx.me !== null && toAct.includes(ctx.me)) {
+    headline = toAct.length > 1 ? "Your move (everyone chooses at once)" : "Your turn";
+  } else if (toAct.length) {
+    headline = `Waiting for ${listWords(toAct.map((s) => ctx.name(s)))}`;
+  }
+  let state = "";
+  if (ctx.canAct) state = "mine";
+  else if (view.over) state = "over";
+  return h(
+    "div.turn-banner",
+    { class: state },
+    h("strong.turn-headline", {}, headline),
+    view.message ? h("span.turn-message", {}, ctx.words(view.message)) : null,
+  );
+}

@@ -1,0 +1,50 @@
+// context.js — the `ctx` every drawing function of the table gets: one frame (what the
+// server sent for one version) and what can be done with it. Game modules read the view and
+// the legal actions from it and act through it; they never reach the page, the socket or
+// another table. See docs/client.md ("A game module") for the fields.
+
+import { cardEl, cardName } from "../lib/cards.js";
+
+/**
+ * @param {object} frame {room, view, version, seat, event, hands?}
+ * @param {object} table what the frame is drawn for:
+ *   {game, pack, mode, act(action, slot), preview(action, version), redraw(focusKey), keep(key, create)}
+ */
+export function makeContext(frame, table) {
+  const { room, view } = frame;
+  const { game, pack, mode } = table;
+  const me = frame.seat ?? null;
+  const seats = view.seats ?? room?.seat_count ?? view.hand_sizes?.length ?? 2;
+  const titles = game.titles || {};
+  const name = (seat) => {
+    if (seat === null || seat === undefined) return "";
+    return room?.seats?.[seat]?.name || `Seat ${seat + 1}`;
+  };
+  return {
+    frame,
+    view,
+    room,
+    me,
+    seats,
+    pack,
+    titles,
+    mode,
+    name,
+    who: (seat) => (seat === me ? "You" : name(seat)),
+    // Server messages say "Seat 2"; show the player's name instead.
+    words: (text) => String(text || "").replace(/\bSeat (\d+)\b/g, (_m, n) => name(Number(n) - 1)),
+    card: (code, opts = {}) => cardEl(code, pack, { titles, ...opts }),
+    cardName: (code) => cardName(code, pack, titles),
+    legal: view.legal_actions || [],
+    canAct: mode === "live" && me !== null && (view.to_act || []).includes(me),
+    hands: frame.hands || null,
+    /** Send an action; a refusal is shown in the `.action-error[data-slot=slot]` element. */
+    act: (action, slot) => table.act(action, slot),
+    /** What the server says `action` would do at this frame's version (a Promise). */
+    preview: (action) => table.preview(action, frame.version),
+    /** Draw the current frame again (after a change of the game module's own state). */
+    redraw: (focusKey) => table.redraw(focusKey),
+    /** State a game module keeps for this table across frames: create() on first use. */
+    keep: (key, create) => table.keep(key, create),
+  };
+}

@@ -1,0 +1,155 @@
+// panels.js — the side column's panels: the result when the match is over (final scores,
+// rematch, review, new table), the last completed trick (for games whose centre does not
+// show it), and "This table" (its options, the rules, and a link for spectators).
+// The play log's panel is in log.js; a game's own summaries come from its module.
+
+import { h, listWords, plural } from "../lib/dom.js";
+import { errorSlot } from "./errors.js";
+
+/** What a live table can do after the match: {onRematch} (or nothing). */
+export function result(ctx, { onRematch } = {}) {
+  const { view, room } = ctx;
+  if (!view.over) return null;
+  const winners = view.winners || [];
+  const ranking = Array.from({ length: ctx.seats }, (_, s) => s).sort(
+    (a, b) => (view.scores?.[b] ?? 0) - (view.scores?.[a] ?? 0),
+  );
+  const iWon = winners.includes(ctx.me);
+  const buttons = ctx.mode === "live" ? afterTheMatch(ctx, room, onRematch) : [];
+  const names = listWords(winners.map((s) => ctx.who(s)));
+  const verb = winners.length === 1 && !iWon ? "wins" : "win";
+  return h(
+    "section.panel.result",
+    { "aria-labelledby": "result-title", class: iWon ? "won" : "" },
+    h(
+      "h2",
+      { id: "result-title" },
+      winners.length ? `${names} ${verb}${iWon ? " — well played!" : "!"}` : "Match over",
+    ),
+    h(
+      "ol.final-scores",
+      {},
+      ranking.map((seat) =>
+        h(
+          "li",
+          { class: winners.includes(seat) ? "winner" : "" },
+          h("span", {}, ctx.name(seat)),
+          h("strong", { dataset: { final: String(seat) } }, view.scores?.[seat] ?? 0),
+        ),
+      ),
+    ),
+    buttons.length ? h("div.row.wrap", {}, buttons) : null,
+    errorSlot("result"),
+  );
+}
+
+function afterTheMatch(ctx, room, onRematch) {
+  const buttons = [];
+  if (room?.rematch_id) {
+    buttons.push(
+      h(
+        "a.btn.primary",
+        { href: `/rooms/${room.rematch_id}`, "data-key": "go-rematch" },
+        "Go to the rematch",
+      ),
+    );
+  } else if (ctx.me !== null && onRematch) {
+    buttons.push(
+      h(
+        "button.btn.primary",
+        { type: "button", "data-key": "rematch", onclick: () => onRematch() },
+        "Rematch",
+      ),
+    );
+  }
+  if (room?.match_id) {
+    buttons.push(h("a.btn", { href: `/matches/${room.match_id}` }, "Review the match"));
+  }
+  buttons.push(h("a.btn.ghost", { href: "/" }, "New table"));
+  return buttons;
+}
+
+export function lastTrick(ctx) {
+  const info = ctx.view.last_trick;
+  if (!info?.cards?.length) return null;
+  return h(
+    "section.panel.last-trick",
+    { "aria-label": "Last trick" },
+    h("h2", {}, "Last trick"),
+    h(
+      "div.mini-trick",
+      {},
+      info.cards.map(({ seat, card }) =>
+        h(
+          "figure.mini-card",
+          { class: seat === info.winner ? "won" : "" },
+          ctx.card(card, { className: "small" }),
+          h("figcaption", {}, ctx.name(seat)),
+        ),
+      ),
+    ),
+    h(
+      "p",
+      {},
+      h("strong", {}, ctx.name(info.winner)),
+      ` took it for ${plural(info.points ?? 0, "point")}.`,
+    ),
+  );
+}
+
+function optionText([key, value]) {
+  let shown = value;
+  if (value === true) shown = "yes";
+  else if (value === false) shown = "no";
+  return `${key.replaceAll("_", " ")}: ${shown}`;
+}
+
+/** The table's options, a link to the rules and, live, a link for friends to watch. */
+export function about(ctx) {
+  const { room } = ctx;
+  if (!room) return null;
+  const options = Object.entries(room.options || {}).map(optionText);
+  const watchUrl = `${location.origin}/rooms/${room.id}/watch`;
+  return h(
+    "section.panel.table-about",
+    { "aria-label": "About this table" },
+    h("h2", {}, "This table"),
+    options.length ? h("p.small", {}, options.join(" · ")) : null,
+    h(
+      "p.small",
+      {},
+      h(
+        "a",
+        { href: `/rules/${room.game}`, target: "_blank", rel: "noopener" },
+        `Rules of ${room.title}`,
+      ),
+    ),
+    ctx.mode === "live" ? watchLink(room, watchUrl) : null,
+  );
+}
+
+function watchLink(room, watchUrl) {
+  const input = h("input", {
+    id: "watch-url",
+    readonly: true,
+    value: watchUrl,
+    onfocus: (e) => e.target.select(),
+  });
+  const copy = async (event) => {
+    const button = event.currentTarget;
+    try {
+      await navigator.clipboard.writeText(watchUrl);
+      button.textContent = "Copied";
+    } catch {
+      input.select();
+      button.textContent = "Press Ctrl+C";
+    }
+  };
+  return h(
+    "div.small",
+    {},
+    h("label.label", { for: "watch-url" }, "Link for spectators"),
+    h("div.row", {}, input, h("button.btn.small", { type: "button", onclick: copy }, "Copy")),
+    room.watchers ? h("p.muted", {}, `${room.watchers} connected to this table`) : null,
+  );
+}

@@ -1,0 +1,105 @@
+// plates.js — the players around the table, each on a plate: name and avatar, dealer chip,
+// presence (connected or away), the hand as face-down backs (or face up in a review), points,
+// the game's own facts (seatExtras), whose turn, and for the host the button that lets a
+// computer play for a player who has gone. Everyone but you sits clockwise from your left.
+
+import { backsEl } from "../lib/cards.js";
+import { h, plural } from "../lib/dom.js";
+
+/**
+ * Everyone but me, clockwise from my left (seat + 1 is on seat's left); a spectator sees all.
+ * @param {{seatExtras?: Function, replace?: (seat: number) => void}} parts the game's extra
+ *   facts for a plate, and what the host's "Let a computer play" button does (or nothing)
+ */
+export function plates(ctx, parts) {
+  const order = [];
+  const base = ctx.me ?? 0;
+  const start = ctx.me === null ? 0 : 1;
+  for (let k = start; k < ctx.seats; k += 1) order.push((base + k) % ctx.seats);
+  return order.map((seat) => plate(ctx, seat, parts));
+}
+
+function status(ctx, seat, holder, toAct) {
+  const { view } = ctx;
+  const words = [];
+  if (toAct && !view.over) words.push("to play");
+  if (view.dealer === seat) words.push("dealer");
+  if (holder?.bot) words.push("computer");
+  else if (holder && ctx.mode === "live" && !holder.connected) words.push("away");
+  return words;
+}
+
+export function plate(ctx, seat, parts) {
+  const { view, room } = ctx;
+  const live = ctx.mode === "live";
+  const holder = room?.seats?.[seat];
+  const toAct = (view.to_act || []).includes(seat);
+  const size = view.hand_sizes?.[seat] ?? 0;
+  const score = view.scores?.[seat] ?? 0;
+  const shownHand = ctx.hands?.[seat];
+  const facts = status(ctx, seat, holder, toAct);
+  const you = seat === ctx.me ? " (you)" : "";
+  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")}, ${score} points${facts.length ? `, ${facts.join(", ")}` : ""}`;
+  return h(
+    "div.plate",
+    {
+      role: "listitem",
+      "aria-label": label,
+      dataset: { seat: String(seat) },
+      class: [
+        toAct && !view.over ? "to-act" : "",
+        (view.winners || []).includes(seat) ? "winner" : "",
+        holder && live && !holder.connected && !holder.bot ? "away" : "",
+      ].join(" "),
+    },
+    h(
+      "div.plate-head",
+      {},
+      h(
+        "span.avatar",
+        { "aria-hidden": "true", class: holder?.bot ? "bot" : "" },
+        ctx.name(seat).slice(0, 1),
+      ),
+      h("span.plate-name", {}, ctx.name(seat), you ? h("span.muted", {}, you) : null),
+      view.dealer === seat ? h("span.dealer-chip", { title: "Dealer" }, "D") : null,
+      holder && live && !holder.bot
+        ? h("span.presence", {
+            class: holder.connected ? "on" : "off",
+            title: holder.connected ? "Connected" : "Away",
+          })
+        : null,
+    ),
+    shownHand
+      ? h(
+          "div.open-hand",
+          { "aria-label": `${ctx.name(seat)}'s hand` },
+          shownHand.map((code) => ctx.card(code, { className: "small" })),
+        )
+      : h(
+          "div.plate-hand",
+          { "aria-hidden": "true", dataset: { watch: `size:${seat}`, value: String(size) } },
+          backsEl(size),
+        ),
+    h(
+      "div.plate-foot",
+      {},
+      h("span.plate-score", {}, h("strong", { dataset: { score: String(seat) } }, score), " pts"),
+      parts.seatExtras ? parts.seatExtras(ctx, seat) : null,
+      toAct && !view.over
+        ? h("span.turn-chip", {}, seat === ctx.me ? "Your turn" : "To play")
+        : null,
+    ),
+    replaceButton(ctx, seat, holder, parts.replace),
+  );
+}
+
+/** The host may let a computer finish for a player who has gone. */
+function replaceButton(ctx, seat, holder, replace) {
+  if (ctx.mode !== "live" || !replace) return null;
+  if (!holder || holder.bot || holder.connected || seat === ctx.me || ctx.view.over) return null;
+  return h(
+    "button.btn.small.replace",
+    { type: "button", "data-key": `replace:${seat}`, onclick: () => replace(seat) },
+    `Let a computer play for ${ctx.name(seat)}`,
+  );
+}

@@ -1,0 +1,177 @@
+// usurp-center.js — the middle of Usurp's table (docs/rules/usurp.md): the Order always in
+// view, the stock, the Upcard and its worth (with a Downcard lying face down across it), the
+// discard, the reveal at a Challenge, the Give In / Challenge prompt, the free play,
+// Downcards given in (yours visible to you), the Downcards turned at the end and the optional
+// reveal pile. Also the words for the Order and the kinds of play, which usurp.js shares.
+
+import { h, plural } from "../lib/dom.js";
+import { pileEl } from "./pieces.js";
+
+export const ORDER_TEXT = {
+  regal: "Regal — high cards win (the 2 beats the Ace)",
+  common: "Common — low cards win (the Ace beats the 2)",
+};
+export const KIND_LABEL = {
+  score: "Score",
+  usurp: "Usurp",
+  sluff: "Sluff Off",
+  uprise: "Uprise (face down)",
+  free_play: "Free play",
+};
+
+/** "regal" → "Regal" */
+export function title(word) {
+  return word ? word[0].toUpperCase() + word.slice(1) : "";
+}
+
+/** The centre of the table for this frame. */
+export function usurpCenter(ctx) {
+  const v = ctx.view;
+  const order = h(
+    "div.order-banner",
+    {
+      class: v.order || "none",
+      dataset: { watch: "order", value: v.order || "" },
+      role: "status",
+    },
+    h("strong", {}, v.order ? `Order: ${title(v.order)}` : "Order not declared yet"),
+    v.order ? h("span.small", {}, ORDER_TEXT[v.order]) : null,
+  );
+  const upcard = v.upcard
+    ? h(
+        "div.pile.upcard",
+        {
+          role: "group",
+          "aria-label": `Upcard: ${ctx.cardName(v.upcard)}, worth ${v.upcard_value}`,
+        },
+        h(
+          "div.upcard-stack",
+          {},
+          ctx.card(v.upcard),
+          v.pending_downcard
+            ? h(
+                "div.downcard-across",
+                {
+                  "aria-label": `${ctx.name(v.pending_downcard.seat)}'s Downcard, face down across the Upcard`,
+                },
+                v.pending_downcard.card
+                  ? ctx.card(v.pending_downcard.card, {
+                      className: "face-down-own",
+                      label: `your Downcard: ${ctx.cardName(v.pending_downcard.card)}`,
+                    })
+                  : ctx.card("", { back: true, label: "a Downcard, face down" }),
+              )
+            : null,
+        ),
+        h("span.pile-label", {}, `Upcard · worth ${v.upcard_value}`),
+      )
+    : null;
+  const piles = h(
+    "div.piles",
+    {},
+    pileEl("Stock", v.stock_size ?? 0, { key: "stock" }),
+    upcard,
+    h(
+      "div.pile",
+      {
+        role: "group",
+        "aria-label": `Discard: ${plural(v.discard_size ?? 0, "card")}`,
+        dataset: { watch: "discard", value: String(v.discard_size ?? 0) },
+      },
+      h("span.dump-count", {}, String(v.discard_size ?? 0)),
+      h("span.pile-label", {}, "Discard"),
+    ),
+  );
+  const parts = [order, piles];
+  const last = v.last;
+  if (last?.type === "challenge" && last.card) {
+    // The reveal: the challenged Downcard, turned face up.
+    parts.push(
+      h(
+        "div.callout.reveal",
+        { role: "status" },
+        ctx.card(last.card, { className: "small" }),
+        h(
+          "span",
+          {},
+          `Challenged! ${ctx.name(last.seat === undefined ? null : 1 - last.seat)}'s Downcard was the ${ctx.cardName(last.card)}, played as ${KIND_LABEL[last.played_as] || last.played_as}${last.reneg ? " — a Reneg" : ""}.`,
+        ),
+      ),
+    );
+  }
+  if (v.awaiting_answer && v.pending_downcard) {
+    const riser = v.pending_downcard.seat;
+    parts.push(
+      h(
+        "p.callout",
+        { role: "status" },
+        riser === ctx.me
+          ? "You rose up face down. Your opponent chooses: Give In or Challenge."
+          : `${ctx.name(riser)} rose up face down: Give In (they score ${v.upcard_value}) or Challenge (the card is turned; the scorer also gets ${v.challenge_bonus}).`,
+      ),
+    );
+  }
+  if (v.free_play) {
+    parts.push(
+      h(
+        "p.callout",
+        {},
+        `${ctx.who(v.free_play.seat)} ${v.free_play.seat === ctx.me ? "have" : "has"} the free play: any card, scoring ${v.free_play.value}.`,
+      ),
+    );
+  }
+  if (v.downcards?.length) {
+    parts.push(
+      h(
+        "div.downcards",
+        { "aria-label": "Downcards on the Discard" },
+        h("span.small", {}, "Downcards given in: "),
+        v.downcards.map((d) =>
+          h(
+            "figure.mini-card",
+            {},
+            d.card
+              ? ctx.card(d.card, {
+                  className: "small face-down-own",
+                  label: `your Downcard: ${ctx.cardName(d.card)}`,
+                })
+              : ctx.card("", {
+                  back: true,
+                  className: "small",
+                  label: `${ctx.name(d.seat)}'s Downcard`,
+                }),
+            h("figcaption", {}, ctx.name(d.seat)),
+          ),
+        ),
+      ),
+    );
+  }
+  if (v.turned_downcards?.length) {
+    parts.push(
+      h(
+        "div.downcards",
+        { "aria-label": "Downcards turned at the end" },
+        h("span.small", {}, "Turned Downcards: "),
+        v.turned_downcards.map((d) =>
+          h(
+            "figure.mini-card",
+            { class: d.reneg ? "reneg" : "" },
+            ctx.card(d.card, { className: "small" }),
+            h("figcaption", {}, `${ctx.name(d.seat)}${d.reneg ? " · Reneg" : ""}`),
+          ),
+        ),
+      ),
+    );
+  }
+  if (v.reveal_pile_on) {
+    parts.push(
+      h(
+        "div.reveal-pile",
+        { "aria-label": "Reveal pile" },
+        h("span.small", {}, `Reveal pile (${v.reveal_pile.length}): `),
+        v.reveal_pile.slice(-8).map((c) => ctx.card(c, { className: "small" })),
+      ),
+    );
+  }
+  return h("div.usurp-center", {}, parts);
+}

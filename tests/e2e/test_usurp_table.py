@@ -1,0 +1,93 @@
+"""Usurp in a real browser: a whole match between two people that answers Uprisings with
+both a Challenge (the Downcard is revealed) and a Give In, a spectator who never sees a
+hidden card, and the match reviewable."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.flows import (
+    create_room,
+    finish_and_review,
+    is_over,
+    pace,
+    version,
+    wait_moved,
+    wait_table,
+    watch,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
+    eve = pages.open("eve", width=1280, height=900)
+    pace(eve, 40)
+    room_id = create_room(eve, game="usurp", name="Eve", options={"game_points": 1})
+    fay = pages.open("fay", width=390, height=844)
+    pace(fay, 40)
+    fay.goto(f"/rooms/{room_id}")
+    fay.locator("#sit-name").fill("Fay")
+    fay.locator('[data-action="sit"][data-seat="1"]').click()
+    expect(eve.locator('.seat[data-seat="1"]')).to_contain_text("Fay")
+    watcher = watch(pages, room_id)
+    eve.locator("#start-btn").click()
+    for page in (eve, fay, watcher):
+        wait_table(page)
+    expect(eve.locator(".order-banner")).to_be_visible()
+    pages.shot(eve, "table-start")
+
+    uprisings = 0
+    answers: list[str] = []
+    deadline = time.monotonic() + 240
+    while not (is_over(eve) and is_over(fay)):
+        assert time.monotonic() < deadline, "the Usurp match did not finish"
+        moved = False
+        for page in (eve, fay):
+            if page.locator(".table.my-turn").count() == 0 or page.locator(".pending").count():
+                continue
+            before = version(page)
+            answer = page.locator(
+                '.actions [data-kind="challenge"], .actions [data-kind="give_in"]'
+            )
+            if answer.count():
+                # The first Uprising is challenged, the second given in, then alternate.
+                kind = "challenge" if len(answers) % 2 == 0 else "give_in"
+                pages.shot(page, f"answer-{kind}") if len(answers) < 2 else None
+                page.locator(f'.actions [data-kind="{kind}"]').click()
+                answers.append(kind)
+                if kind == "challenge":
+                    wait_moved(page, before)
+                    # The challenged Downcard is revealed to both players.
+                    expect(page.locator(".callout.reveal")).to_be_visible()
+                    if answers.count("challenge") == 1:
+                        pages.shot(page, "challenge-revealed")
+                    continue
+            elif page.locator(".actions .btn").count():
+                page.locator(".actions .btn").first.click()  # the Order
+            else:
+                cards = page.locator(".hand .card.playable")
+                riser = page.locator('.hand .card.playable[aria-label*="Uprise"]')
+                want_uprise = uprisings < 4 and riser.count() > 0
+                target = riser.first if want_uprise else cards.first
+                page.mouse.move(1, 1)
+                target.click(position={"x": 8, "y": 24})
+                menu = page.locator(".choice-menu")
+                if menu.count():
+                    kind = "uprise" if want_uprise else None
+                    selector = f'[data-kind="{kind}"]' if kind else ".btn.primary"
+                    option = menu.locator(selector)
+                    if uprisings == 0 and want_uprise:
+                        pages.shot(page, "choice-menu")
+                    option.first.click()
+                if want_uprise:
+                    uprisings += 1
+            wait_moved(page, before)
+            moved = True
+        if not moved:
+            eve.wait_for_timeout(50)
+    assert "challenge" in answers and "give_in" in answers, answers
+    finish_and_review(pages, eve, watcher, room_id, 2)
