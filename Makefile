@@ -41,7 +41,7 @@ lint: $(BIN)/activate node_modules/.package-lock.json
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(NODE_PATH_ENV) node_modules/.bin/biome check
+	$(NODE_PATH_ENV) node_modules/.bin/biome check --error-on-warnings
 
 bench: $(BIN)/activate
 	$(BIN)/python -m bench.engine
