@@ -85,7 +85,7 @@ def create_app(
         gc.freeze()
         gc.set_threshold(7000, 50, 1000)
         yield
-        rooms.close()
+        await rooms.close()
 
     app = FastAPI(
         title="Parlour",

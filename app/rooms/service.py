@@ -45,6 +45,6 @@ class Rooms:
         room.described()
         self.notifier.room_changed(room)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self.bots.stop()
-        self.storage.dispose()
+        await self.storage.close()

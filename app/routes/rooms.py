@@ -7,8 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, status
 
-from app import store
-from app.deps import CurrentUser, DbSession, LiveRooms
+from app.deps import CurrentUser, LiveRooms
 from app.schemas import BotIn, RoomIn, SeatIn
 
 router = APIRouter(prefix="/api/rooms")
@@ -28,9 +27,11 @@ async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict
 
 
 @router.get("")
-async def list_rooms(session: DbSession, rooms: LiveRooms) -> list[dict[str, Any]]:
-    rows = store.public_rooms(session=session)
-    return [rooms.describe(await rooms.get(row.id)) for row in rows]
+async def list_rooms(rooms: LiveRooms) -> list[dict[str, Any]]:
+    return [
+        rooms.describe(await rooms.get(room_id))
+        for room_id in await rooms.storage.public_room_ids()
+    ]
 
 
 @router.get("/{room_id}")
