@@ -35,7 +35,7 @@ from app.cluster.presence import ClusterPresence, Here
 from app.hub import Hub
 from app.rooms import LiveRoom, RoomError, Rooms
 from app.rooms.records import SeatHolder
-from app.rooms.referee import follow
+from app.rooms.referee import begin, follow
 
 log = logging.getLogger("parlour.cluster")
 
@@ -57,14 +57,19 @@ def _meta(room: LiveRoom) -> dict[str, Any]:
         "options": room.options,
         "visibility": room.visibility,
         "match_id": room.match_id,
+        # The seed is secret until the match ends; it travels only between processes, so
+        # that a copy starts the match without reading the log.
+        "seed": None if room.seed is None else str(room.seed),
         "seed_hash": room.seed_hash,
         "rematch_id": room.rematch_id,
     }
 
 
 def _apply_meta(room: LiveRoom, meta: dict[str, Any]) -> bool:
+    """Take a notice's description of a room (not its match's state); True if it changed."""
     seats = [None if s is None else SeatHolder(s[0], s[1], s[2]) for s in meta["seats"]]
     fields = {**meta, "seats": seats}
+    del fields["seed"]
     changed = False
     for name, value in fields.items():
         if getattr(room, name) != value:
@@ -92,7 +97,9 @@ class Cluster:
         self._dirty: set[str] = set()
         self._published: dict[str, Here] = {}
         self._resyncing: dict[str, int] = {}  # room -> newest version noticed meanwhile
-        self._noticed: dict[str, tuple[int, dict[str, Any]]] = {}  # what the last notice said
+        self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
+        self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
+        self._meta: dict[str, dict[str, Any]] = {}  # per room: its description, as noticed
         self._tasks: list[asyncio.Task[None]] = []
 
     # --- wiring ---------------------------------------------------------------------------
@@ -161,6 +168,7 @@ class Cluster:
 
     async def _release(self, room: LiveRoom) -> None:
         self._owners.pop(room.id, None)
+        self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
         self._published.pop(room.id, None)
         self.presence.forget_room(room.id)
@@ -238,6 +246,12 @@ class Cluster:
             down = unavailable()
             reply.update(ok=False, code=down.code, message=down.message, status=down.status)
         else:
+            if request["verb"] == "act":
+                # The notice of the act says it was done: no answer of its own (the
+                # commonest message between processes costs one message, not two).
+                self._acks.setdefault(room.id, []).append(request["id"])
+                self.room_changed(room)
+                return
             reply.update(ok=True, result=result)
         # The notices of what the verb changed leave first, so the asker's copy is up to
         # date by the time it hears the answer.
@@ -252,31 +266,42 @@ class Cluster:
         self._dirty.add(room.id)
 
     def _flush(self) -> None:
-        """One notice per changed room per turn of the event loop (changes coalesce)."""
+        """One notice per changed room per turn of the event loop (changes coalesce).
+
+        A notice carries the version and the action that led to it, the room's
+        description (built again only when it changed) and the ids of the forwarded acts
+        it acknowledges.
+        """
         dirty, self._dirty = self._dirty, set()
         registry = self.rooms.registry
         for room_id in dirty:
             room = registry.held(room_id)
             if room is None:
                 continue
-            meta = _meta(room)
-            if room.owned and self._noticed.get(room_id) != (room.version, meta):
-                self._noticed[room_id] = (room.version, meta)
+            stamp = (room.version, room.meta_version)
+            noticed = self._noticed.get(room_id)
+            acks = self._acks.pop(room_id, None)
+            if room.owned and (noticed != stamp or acks):
                 notice: dict[str, Any] = {
                     "kind": "notice",
                     "owner": self.process_id,
                     "version": room.version,
-                    "meta": meta,
-                    "event": None,
                 }
+                if noticed is None or noticed[1] != room.meta_version:
+                    self._meta[room_id] = _meta(room)
+                notice["meta"] = self._meta[room_id]
                 if room.last_action is not None:
                     seq, seat, action = room.last_action
-                    notice["event"] = {"seq": seq, "seat": seat, "action": action}
+                    notice["event"] = [seq, seat, action]
+                if acks:
+                    notice["acks"] = acks
+                self._noticed[room_id] = stamp
                 self.bus.publish(self.channel(room_id), orjson.dumps(notice))
-            here = self.presence.here(room_id)
-            if self._published.get(room_id) != here:
-                self._published[room_id] = here
-                self._publish_presence(room_id, here)
+            if noticed is None or noticed[1] != room.meta_version or not room.owned:
+                here = self.presence.here(room_id)
+                if self._published.get(room_id) != here:
+                    self._published[room_id] = here
+                    self._publish_presence(room_id, here)
 
     def _publish_presence(self, room_id: str, here: Here) -> None:
         message = {
@@ -333,6 +358,10 @@ class Cluster:
             self.hub.room_changed(room)
 
     def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
+        for call_id in notice.get("acks", ()):
+            answer = self._calls.get(call_id)
+            if answer is not None and not answer.done():
+                answer.set_result(None)
         room = self.rooms.registry.held(room_id)
         if room is None or notice["owner"] == self.process_id:
             return
@@ -345,19 +374,20 @@ class Cluster:
         if room_id in self._resyncing:
             self._resyncing[room_id] = max(self._resyncing[room_id], notice["version"])
             return
-        if _apply_meta(room, notice["meta"]):
-            room.described()
-        version, event = notice["version"], notice["event"]
+        meta = notice["meta"]
+        if self._meta.get(room_id) != meta:
+            self._meta[room_id] = meta
+            if _apply_meta(room, meta):
+                room.described()
+        version, event = notice["version"], notice.get("event")
         if room.match_id is not None and room.state is None:
-            self._resync(room, version)  # the match started: its first state is in the log
+            # The match started: its first state comes from the seed.
+            begin(room, match_id=room.match_id, seed=int(meta["seed"]), seed_hash=meta["seed_hash"])
+        if version != room.version and (
+            event is None or not follow(room, *event) or room.version != version
+        ):
+            self._resync(room, version)
             return
-        if version != room.version:
-            applied = event is not None and follow(
-                room, event["seq"], event["seat"], event["action"]
-            )
-            if not applied or room.version != version:
-                self._resync(room, version)
-                return
         self.hub.room_changed(room)
 
     def _resync(self, room: LiveRoom, version: int) -> None:

@@ -31,10 +31,10 @@ def public_event(seq: int, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     return {"seq": seq, "seat": seat, "type": action.get("type")}
 
 
-def begin(room: LiveRoom, match: Match) -> None:
-    """A new match: its first state, at version 0."""
-    room.match_id, room.seed, room.seed_hash = match.id, int(match.seed), match.seed_hash
-    room.state = room.rules.new_game(room.seat_count, room.seed, match.options, None)
+def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
+    """A new match with the room's options: its first state, at version 0."""
+    room.match_id, room.seed, room.seed_hash = match_id, seed, seed_hash
+    room.state = room.rules.new_game(room.seat_count, seed, room.options, None)
     room.version, room.last_event, room.last_action = 0, None, None
 
 
