@@ -22,4 +22,5 @@ USER parlour
 VOLUME ["/data"]
 EXPOSE 8000
 
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers"]
+# Migrates, then serves (app/serve.py); behind a proxy, FORWARDED_ALLOW_IPS names it.
+CMD ["python", "-m", "app.serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench migrate clean
+.PHONY: run run-many test lint bench migrate clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,12 +26,16 @@ node_modules/.package-lock.json: package.json package-lock.json $(BIN)/activate
 migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
 
-# The same flags as the Dockerfile: small frames only, and no per-message deflate
-# (it costs 25-40% of server CPU on our small JSON messages; docs/architecture.md).
-UVICORN_FLAGS := --factory --ws-max-size 65536 --ws-per-message-deflate false
+# app/serve.py migrates, then starts uvicorn with the server's options (as the Docker
+# image does). run-many: PROCESSES processes on consecutive ports from PORT, sharing the
+# rooms through DATABASE_URL (PostgreSQL) and REDIS_URL.
+PROCESSES ?= 2
 
-run: migrate
-	$(BIN)/uvicorn app.main:create_app $(UVICORN_FLAGS) --host $(HOST) --port $(PORT)
+run: $(BIN)/activate
+	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT)
+
+run-many: $(BIN)/activate
+	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
 test: lint
 	$(BIN)/pytest

@@ -34,6 +34,13 @@ class Settings(BaseSettings):
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
 
+    # Several processes sharing the rooms (app/cluster/): set REDIS_URL to turn it on.
+    redis_url: str | None = None
+    # Seconds a room's lease lasts unrenewed: a dead process's rooms move on after this.
+    lease_seconds: float = 3.0
+    # Prefix of every Redis key and channel, so that deployments can share a Redis.
+    redis_prefix: str = "parlour"
+
     def resolved_secret_key(self) -> str:
         if self.secret_key:
             return self.secret_key

@@ -128,3 +128,10 @@ class Hub:
 
     def watcher_count(self, room_id: str) -> int:
         return len(self._rooms.get(room_id, ()))
+
+    def local_watcher_count(self, room_id: str) -> int:
+        return len(self._rooms.get(room_id, ()))
+
+    def local_seats(self, room_id: str) -> list[int]:
+        """The seats with a connection here (sorted)."""
+        return sorted(self.connected_seats(room_id))

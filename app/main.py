@@ -17,13 +17,16 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
+from app.cluster.cluster import Cluster
 from app.config import Settings, get_settings
 from app.db import make_engine
 from app.hub import Hub
 from app.identity import CookieSigner
 from app.rooms import RoomError, Rooms
+from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
 from app.routes import games as games_api
 from app.routes import matches as matches_api
@@ -70,10 +73,30 @@ def create_app(
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     hub = Hub()
-    rooms = Rooms(storage, notifier=hub, presence=hub, bot_delay=settings.bot_delay)
+    cluster: Cluster | None = None
+    if settings.redis_url:
+        # Several processes share the rooms: leases, notices and forwarding over Redis.
+        cluster = Cluster(
+            Redis.from_url(settings.redis_url),
+            hub,
+            lease_seconds=settings.lease_seconds,
+            prefix=settings.redis_prefix,
+        )
+        rooms = Rooms(
+            storage,
+            notifier=Notifiers([hub, cluster]),
+            presence=cluster.presence,
+            ownership=cluster,
+            bot_delay=settings.bot_delay,
+        )
+        cluster.attach(rooms)
+    else:
+        rooms = Rooms(storage, notifier=hub, presence=hub, bot_delay=settings.bot_delay)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start()
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("resumed %d unfinished matches from their event logs", resumed)
@@ -85,7 +108,9 @@ def create_app(
         gc.freeze()
         gc.set_threshold(7000, 50, 1000)
         yield
-        rooms.close()
+        if cluster is not None:
+            await cluster.close()
+        await rooms.close()
 
     app = FastAPI(
         title="Parlour",

@@ -2,7 +2,7 @@
 
 The rooms (app/rooms/) decide and call these through their storage
 (app/rooms/storage.py); the routes read through them too. These functions only persist and
-load. Appending
+load. Events are appended by the event log (app/rooms/event_log.py), which groups them. Appending
 an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
 submit or a second process acting on the same match fails cleanly with IntegrityError.
 """
@@ -10,12 +10,11 @@ submit or a second process acting on the same match fails cleanly with Integrity
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from sqlalchemy import Connection, insert, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import Match, MatchEvent, MatchPlayer, Room, Seat, User, utcnow
+from app.models import Match, MatchEvent, MatchPlayer, Room, Seat, User
 
 
 def get_user(*, session: Session, user_id: str) -> User | None:
@@ -98,35 +97,6 @@ def start_match(
     room.status = "playing"
     room.match_id = match.id
     session.commit()
-
-
-def append_event(
-    *,
-    connection: Connection,
-    match_id: str,
-    seq: int,
-    seat: int,
-    action: dict[str, Any],
-    result: tuple[list[int], list[int]] | None,
-    room_id: str,
-) -> None:
-    """Append one acknowledged action; with ``result`` also close the match and its room.
-
-    The hot path of the server, so it speaks SQLAlchemy Core on a connection (the caller's
-    ``engine.begin()`` transaction) rather than the ORM: about a quarter of the cost per
-    action. The commit is the acknowledgement: nobody is told of the action before it.
-    """
-    connection.execute(
-        insert(MatchEvent), {"match_id": match_id, "seq": seq, "seat": seat, "action": action}
-    )
-    if result is not None:
-        scores, winners = result
-        connection.execute(
-            update(Match)
-            .where(Match.id == match_id)
-            .values(status="finished", scores=scores, winners=winners, finished_at=utcnow())
-        )
-        connection.execute(update(Room).where(Room.id == room_id).values(status="finished"))
 
 
 def load_match(*, session: Session, match_id: str) -> Match | None:

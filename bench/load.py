@@ -157,7 +157,10 @@ class Server:
 APP = "app.main:create_app"  # --app: benchmark a variant factory (e.g. a patched copy)
 
 
-def real_server(database_url: str, data_dir: Path, **env: str) -> Server:
+def real_servers(
+    database_url: str, data_dir: Path, processes: int, redis_url: str | None, **env: str
+) -> list[Server]:
+    """The real server: one process, or ``processes`` sharing the rooms through Redis."""
     from app.db import upgrade_to_head
 
     upgrade_to_head(database_url)
@@ -167,7 +170,23 @@ def real_server(database_url: str, data_dir: Path, **env: str) -> Server:
         "DATA_DIR": str(data_dir),
         "BOT_DELAY": "0.6",
     }
-    return Server(APP, {**base, **env}, data_dir, factory=True).start()
+    if processes > 1:
+        if not redis_url:
+            raise SystemExit("--processes needs Redis: --redis-url or REDIS_URL")
+        base |= {"REDIS_URL": redis_url, "REDIS_PREFIX": f"bench{random.randrange(10**6)}"}
+    servers: list[Server] = []
+    try:
+        for _ in range(processes):
+            servers.append(Server(APP, {**base, **env}, data_dir, factory=True).start())
+    except BaseException:
+        stop_all(servers)
+        raise
+    return servers
+
+
+def stop_all(servers: list[Server]) -> None:
+    for server in servers:
+        server.stop()
 
 
 def echo_server(data_dir: Path) -> Server:
@@ -345,7 +364,6 @@ class Table:
                 stats.error(f"closed:{ws.close_code}")
 
     async def connect_all(self) -> list[asyncio.Task[None]]:
-        url = f"{self.gen.ws_url}/ws/rooms/{self.room_id}"
         self.seen = [-1] * self.seat_count
         self.acted = [-1] * self.seat_count
         self.ready = [None] * self.seat_count
@@ -353,6 +371,7 @@ class Table:
         tasks = []
         for seat in range(self.seat_count):
             headers = {"cookie": f"{COOKIE}={self.cookies[seat]}"} if self.cookies else None
+            url = f"{self.gen.ws_url(self, seat)}/ws/rooms/{self.room_id}"
             async with self.gen.handshakes:
                 ws = await connect(
                     url,
@@ -436,8 +455,7 @@ class ParlourProtocol:
         self.options = options
 
     async def setup(self, table: Table) -> None:
-        api = self.gen.api
-        assert api is not None
+        api = self.gen.api(table)
         table.cookies = [
             await api.session(f"T{table.index}s{seat}") for seat in range(table.seat_count)
         ]
@@ -449,8 +467,7 @@ class ParlourProtocol:
         pass  # the server sends each seat its state on connect
 
     async def rematch(self, table: Table) -> None:
-        assert self.gen.api is not None
-        table.room_id = await self.gen.api.rematch(table.room_id, table.cookies[0])
+        table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
         self.gen.stats.rematches += 1
 
     def on_message(self, table: Table, seat: int, raw: str | bytes) -> None:
@@ -509,9 +526,11 @@ class EchoProtocol:
 
 
 class Generator:
-    def __init__(self, http_url: str, ws_url: str, pace: float | None) -> None:
-        self.http_url = http_url
-        self.ws_url = ws_url
+    def __init__(self, servers: list[Server], pace: float | None) -> None:
+        # Table i's seat s talks to server (i + s) % n: with two processes, every room has
+        # one seat on each, so every action crosses between them.
+        self.ws_urls = [server.ws for server in servers]
+        self.apis = [Api(server.http) for server in servers]
         self.pace = pace
         self.stats = Stats()
         self.stopping = False
@@ -519,7 +538,6 @@ class Generator:
         self.started_tables = 0
         self.failed_tables = 0
         self.notes: list[str] = []
-        self.api: Api | None = None
         self.protocol: Any = None
         self.handshakes = asyncio.Semaphore(64)
         self.stop_future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -538,6 +556,17 @@ class Generator:
         self.stopping = True
         if not self.stop_future.done():
             self.stop_future.set_result(None)
+
+    def api(self, table: Table) -> Api:
+        """Where a table's rooms are opened (and so which process referees them)."""
+        return self.apis[table.index % len(self.apis)]
+
+    def ws_url(self, table: Table, seat: int) -> str:
+        return self.ws_urls[(table.index + seat) % len(self.ws_urls)]
+
+    async def close(self) -> None:
+        for api in self.apis:
+            await api.close()
 
 
 @dataclass
@@ -573,7 +602,7 @@ class Result:
 
 
 async def drive(
-    server: Server,
+    servers: list[Server],
     *,
     label: str,
     protocol: Callable[[Generator], Any],
@@ -584,11 +613,12 @@ async def drive(
     sample_every: float = 5.0,
     quiet_wait: float = 0.0,
 ) -> Result:
-    """Play ``tables`` (game, seats) on ``server``; measure ``duration`` s after ``warmup``."""
-    gen = Generator(server.http, server.ws, pace)
-    gen.api = Api(server.http)
+    """Play ``tables`` (game, seats) on ``servers``; measure ``duration`` s after ``warmup``.
+
+    With several server processes, their CPU and memory are added up."""
+    gen = Generator(servers, pace)
     gen.protocol = protocol(gen)
-    proc = psutil.Process(server.pid)
+    proc = Processes([psutil.Process(server.pid) for server in servers])
     runners = [
         asyncio.ensure_future(Table(gen, i, game, seats).run())
         for i, (game, seats) in enumerate(tables)
@@ -623,14 +653,14 @@ async def drive(
     await asyncio.wait(runners, timeout=30)
     for runner in runners:
         runner.cancel()
-    await gen.api.close()
+    await gen.close()
     stats = gen.stats
     window = [lat for at, lat in stats.done if t0 <= at <= t1]
     seconds = t1 - t0
     actions = len(window)
     lat_ms = [x * 1000 for x in window]
     return Result(
-        label=label,
+        label=label if len(servers) == 1 else f"{label}, {len(servers)} processes",
         mode="saturated" if pace is None else f"paced {pace:g} s",
         rooms=len(tables),
         connections=want,
@@ -659,7 +689,31 @@ async def drive(
     )
 
 
-async def wait_for_quiet(server: psutil.Process, limit: float) -> None:
+class Processes:
+    """Several server processes measured as one: CPU times and memory added up."""
+
+    def __init__(self, processes: list[psutil.Process]) -> None:
+        self.processes = processes
+
+    def cpu_times(self) -> Any:
+        return _Times(sum(_cpu(p) for p in self.processes))
+
+    def memory_info(self) -> Any:
+        return _Memory(sum(p.memory_info().rss for p in self.processes))
+
+
+@dataclass
+class _Times:
+    user: float
+    system: float = 0.0
+
+
+@dataclass
+class _Memory:
+    rss: int
+
+
+async def wait_for_quiet(server: Processes, limit: float) -> None:
     """Wait (at most ``limit`` s) until other processes use under a quarter of a core."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
@@ -688,7 +742,7 @@ def _db_cpu() -> float:
     return total
 
 
-def _cpu(proc: psutil.Process) -> float:
+def _cpu(proc: psutil.Process | Processes) -> float:
     times = proc.cpu_times()
     return times.user + times.system
 
@@ -715,8 +769,7 @@ async def measure_idle(
 
     ``greeted``: the server sends each connection its state on connect (wait for it).
     """
-    gen = Generator(server.http, server.ws, pace=3600.0)  # paced so slowly nobody acts
-    gen.api = Api(server.http)
+    gen = Generator([server], pace=3600.0)  # paced so slowly nobody acts
     gen.protocol = make_protocol(gen)
     proc = psutil.Process(server.pid)
     idle = [Table(gen, i, game, seats) for i, (game, seats) in enumerate(tables)]
@@ -740,7 +793,7 @@ async def measure_idle(
     after = proc.memory_info().rss
     gen.stop()
     await asyncio.gather(*(t.close_all(k) for t, k in zip(idle, all_tasks, strict=True)))
-    await gen.api.close()
+    await gen.close()
     return IdleResult(
         label=label,
         connections=want,
@@ -940,6 +993,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="drop and recreate schema public of --database-url first (not database 'test')",
     )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the rooms (saturated and paced runs; needs Redis)",
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="Redis for --processes > 1 (default: REDIS_URL, else the local one)",
+    )
     p.add_argument("--games", default="cupid", help="comma list: cupid, coins (default cupid)")
     p.add_argument("--target", type=int, help="match target points (shorter matches)")
     p.add_argument("--rooms", type=int, default=100, help="rooms in saturated runs (100)")
@@ -1023,10 +1087,12 @@ async def main(args: argparse.Namespace, command: str) -> int:
     )
     try:
         if "saturated" in runs:
-            server = real_server(fresh_db("saturated"), workdir, **fast)
+            servers = real_servers(
+                fresh_db("saturated"), workdir, args.processes, args.redis_url, **fast
+            )
             try:
                 real_sat = await drive(
-                    server,
+                    servers,
                     label="parlour",
                     protocol=parlour(None),
                     tables=game_tables(games, args.rooms),
@@ -1037,7 +1103,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
                     quiet_wait=args.quiet_wait,
                 )
             finally:
-                server.stop()
+                stop_all(servers)
             results.append(real_sat)
             show(format_result(real_sat))
         if "baseline" in runs:
@@ -1046,7 +1112,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
             server = echo_server(workdir)
             try:
                 base = await drive(
-                    server,
+                    [server],
                     label="echo baseline",
                     protocol=lambda gen: EchoProtocol(gen, size),
                     tables=game_tables(games, args.rooms),
@@ -1064,10 +1130,10 @@ async def main(args: argparse.Namespace, command: str) -> int:
             ratio = real_sat.actions_per_s / base.actions_per_s if base.actions_per_s else 0.0
             show([f"ratio actions/s / baseline round trips/s = {ratio:.2f} (target >= 0.5)"])
         if "paced" in runs:
-            server = real_server(fresh_db("paced"), workdir)
+            servers = real_servers(fresh_db("paced"), workdir, args.processes, args.redis_url)
             try:
                 paced = await drive(
-                    server,
+                    servers,
                     label="parlour",
                     protocol=parlour(args.pace),
                     tables=game_tables(games, args.paced_rooms),
@@ -1078,13 +1144,13 @@ async def main(args: argparse.Namespace, command: str) -> int:
                     quiet_wait=args.quiet_wait,
                 )
             finally:
-                server.stop()
+                stop_all(servers)
             results.append(paced)
             show(format_result(paced))
         idles: list[IdleResult] = []
         if "idle" in runs:
             tables = game_tables(games[:1], max(1, args.idle // game_tables(games, 1)[0][1]))
-            server = real_server(fresh_db("idle"), workdir)
+            server = real_servers(fresh_db("idle"), workdir, 1, None)[0]
             try:
                 idles.append(
                     await measure_idle(server, "parlour", parlour(None), tables, greeted=True)
@@ -1108,14 +1174,14 @@ async def main(args: argparse.Namespace, command: str) -> int:
                 show([format_idle(idle)])
         profile_lines: list[str] = []
         if "profile" in runs:
-            server = real_server(fresh_db("profile"), workdir, **fast)
+            server = real_servers(fresh_db("profile"), workdir, 1, None, **fast)[0]
             out = workdir / "profile.txt"
             try:
 
                 async def profiled() -> Result:
                     task = asyncio.ensure_future(
                         drive(
-                            server,
+                            [server],
                             label="parlour (profiled)",
                             protocol=parlour(None),
                             tables=game_tables(games, args.rooms),

@@ -55,7 +55,7 @@ class BotDriver:
 
     @staticmethod
     def _bot_awaited(room: LiveRoom) -> bool:
-        if room.status != "playing" or room.state is None:
+        if room.status != "playing" or room.state is None or not room.owned:
             return False
         bots = room.bot_seats()
         return any(seat in bots for seat in room.rules.to_act(room.state))

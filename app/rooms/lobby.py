@@ -228,7 +228,7 @@ class Lobby:
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             await self.storage.start_match(room.id, match, user_ids)
-            begin(room, match)
+            begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
             room.status = "playing"
             self._changed(room)
 

@@ -21,11 +21,15 @@ class Notifier(Protocol):
 
 
 class Presence(Protocol):
-    """Who is connected to which room, as far as this process knows."""
+    """Who is connected to which room: over every process, and here."""
 
     def connected_seats(self, room_id: str) -> set[int]: ...
 
     def watcher_count(self, room_id: str) -> int: ...
+
+    def local_watcher_count(self, room_id: str) -> int:
+        """Connections to the room held by this process."""
+        ...
 
 
 class Notifiers:

@@ -45,10 +45,16 @@ class LiveRoom:
     version: int = 0
     # What the last action was, publicly (its seat and type; see referee.public_event).
     last_event: dict[str, Any] | None = None
+    # The last action in full, (seq, seat, action): for other processes' copies of the
+    # room (app/cluster), never for clients.
+    last_action: tuple[int, int, dict[str, Any]] | None = None
     rematch_id: str | None = None
     # Bumped whenever the room description changes (seats, status, presence), so that a
     # connection knows to send it again.
     meta_version: int = 0
+    # Whether this process referees the room (always, when one process runs alone); with
+    # several processes the others hold a copy that follows the owner's notices.
+    owned: bool = True
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Rendered messages for the current (meta_version, version), shared by connections of
     # the same seat (render.py owns it).

@@ -31,11 +31,17 @@ def public_event(seq: int, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     return {"seq": seq, "seat": seat, "type": action.get("type")}
 
 
-def begin(room: LiveRoom, match: Match) -> None:
-    """A new match: its first state, at version 0."""
-    room.match_id, room.seed, room.seed_hash = match.id, int(match.seed), match.seed_hash
-    room.state = room.rules.new_game(room.seat_count, room.seed, match.options, None)
-    room.version, room.last_event = 0, None
+def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
+    """A new match with the room's options: its first state, at version 0."""
+    room.match_id, room.seed, room.seed_hash = match_id, seed, seed_hash
+    room.state = room.rules.new_game(room.seat_count, seed, room.options, None)
+    room.version, room.last_event, room.last_action = 0, None, None
+
+
+def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> None:
+    room.version = seq
+    room.last_event = public_event(seq, seat, action)
+    room.last_action = (seq, seat, action)
 
 
 def restore(room: LiveRoom, match: Match, events: list[MatchEvent]) -> None:
@@ -49,10 +55,20 @@ def restore(room: LiveRoom, match: Match, events: list[MatchEvent]) -> None:
         None,
         ((event.seat, event.action) for event in events),
     )
-    room.version = len(events)
-    room.last_event = None
+    room.version, room.last_event, room.last_action = len(events), None, None
     if events:
-        room.last_event = public_event(events[-1].seq, events[-1].seat, events[-1].action)
+        _record(room, events[-1].seq, events[-1].seat, events[-1].action)
+
+
+def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
+    """Apply an action the room's owner (another process) has committed, to this process's
+    copy of the room. False when it does not follow on from this copy's version (a notice
+    was missed): the caller then restores the room from the log."""
+    if room.state is None or seq != room.version + 1:
+        return False
+    room.state = room.rules.apply(room.state, seat, action)
+    _record(room, seq, seat, action)
+    return True
 
 
 def check_turn(room: LiveRoom, seat: int | None, version: object) -> int:
@@ -115,8 +131,8 @@ class Referee:
                 room.described()
                 self.notifier.room_changed(room)
                 raise RoomError("stale_version", "The table has moved on; try again.") from None
-            room.state, room.version = new_state, seq
-            room.last_event = public_event(seq, seat, action)
+            room.state = new_state
+            _record(room, seq, seat, action)
             if over:
                 room.status = "finished"
                 room.described()

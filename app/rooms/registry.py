@@ -3,7 +3,8 @@
 A room is loaded on first touch (by id or by its short code) and rebuilt from its match's
 log through the referee's ``restore``; at start-up every unfinished match is resumed that
 way, so a killed server loses nothing it acknowledged. A finished room nobody watches is
-released; it loads again from the database if it is asked for.
+released — so is another process's room nobody here watches; either loads again from the
+database if it is asked for.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import games
 from app.models import Room, iso
 from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
+from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import restore
-from app.rooms.storage import RoomStorage
+from app.rooms.storage import RoomStorage, StoredRoom
 
 
 def live_room(row: Room) -> LiveRoom:
@@ -43,10 +45,17 @@ def live_room(row: Room) -> LiveRoom:
 class RoomRegistry:
     """The rooms this process holds in memory, by id (and by code)."""
 
-    def __init__(self, storage: RoomStorage, notifier: Notifier, presence: Presence) -> None:
+    def __init__(
+        self,
+        storage: RoomStorage,
+        notifier: Notifier,
+        presence: Presence,
+        ownership: Ownership,
+    ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.presence = presence
+        self.ownership = ownership
         self._rooms: dict[str, LiveRoom] = {}
         self._ids_by_code: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
@@ -60,6 +69,10 @@ class RoomRegistry:
     def rooms(self) -> list[LiveRoom]:
         return list(self._rooms.values())
 
+    def held(self, room_id: str) -> LiveRoom | None:
+        """The room if this process holds it in memory (by id), without loading it."""
+        return self._rooms.get(room_id)
+
     def _cached(self, key: str) -> LiveRoom | None:
         room_id = self._ids_by_code.get(key.upper(), key)
         return self._rooms.get(room_id)
@@ -72,20 +85,28 @@ class RoomRegistry:
         async with self._load_lock:
             room = self._cached(room_id_or_code)
             if room is None:
-                room = await self._load(room_id_or_code)
-                self.add(room)
+                stored = await self.storage.load_room(room_id_or_code)
+                if stored is None:
+                    raise RoomError("room_not_found", "There is no such room.", 404)
+                room = self.add(_restored(live_room(stored.room), stored))
+                await self.ownership.hold(room)
                 # A resumed match may be waiting for a computer player.
                 self.notifier.room_changed(room)
             return room
 
-    async def _load(self, room_id_or_code: str) -> LiveRoom:
-        stored = await self.storage.load_room(room_id_or_code)
+    async def reload(self, room: LiveRoom) -> None:
+        """Bring a room held here up to date with the database, in place (this process has
+        just become its owner, or its copy missed a notice). Call under the room's lock."""
+        stored = await self.storage.load_room(room.id)
         if stored is None:
             raise RoomError("room_not_found", "There is no such room.", 404)
-        room = live_room(stored.room)
-        if stored.match is not None:
-            restore(room, stored.match, stored.events)
-        return room
+        fresh = _restored(live_room(stored.room), stored)
+        for name in (
+            "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
+            "seed_hash", "state", "version", "last_event", "last_action", "rematch_id",
+        ):  # fmt: skip
+            setattr(room, name, getattr(fresh, name))
+        room.described()
 
     async def resume_all(self) -> int:
         """Load every unfinished match from its log (server start). Returns how many."""
@@ -95,7 +116,15 @@ class RoomRegistry:
         return len(ids)
 
     def release_if_idle(self, room: LiveRoom) -> None:
-        """Forget a finished room nobody watches; it reloads from the database if needed."""
-        if room.status == "finished" and self.presence.watcher_count(room.id) == 0:
+        """Forget a finished room (or another process's room) nobody here watches."""
+        idle = self.presence.local_watcher_count(room.id) == 0
+        if idle and (room.status == "finished" or not room.owned):
             self._rooms.pop(room.id, None)
             self._ids_by_code.pop(room.code, None)
+            self.ownership.release(room)
+
+
+def _restored(room: LiveRoom, stored: StoredRoom) -> LiveRoom:
+    if stored.match is not None:
+        restore(room, stored.match, stored.events)
+    return room

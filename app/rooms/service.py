@@ -1,38 +1,61 @@
 """The rooms, wired together: one object the server builds at start and the routes use.
 
-It holds the parts — registry, lobby, referee, computer-player driver — and connects them
-to the storage and to whoever listens for changes (the hub, given as a notifier and a
-presence). It adds no rules of its own.
+It holds the parts — registry, lobby, referee, computer-player driver — connects them to
+the storage and to whoever listens for changes, and routes every verb that changes a room
+to the process that referees it: here, or (with several processes) its owner elsewhere.
+It adds no rules of its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.rooms.bot_driver import BotDriver
+from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier, Notifiers, Presence
+from app.rooms.ownership import Ownership, SoleProcess
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.registry import RoomRegistry
 from app.rooms.render import describe
 from app.rooms.storage import RoomStorage
 
+Verb = Callable[..., Awaitable[Any]]
+
 
 class Rooms:
     """Every live room of this process and the verbs on them."""
 
     def __init__(
-        self, storage: RoomStorage, *, notifier: Notifier, presence: Presence, bot_delay: float
+        self,
+        storage: RoomStorage,
+        *,
+        notifier: Notifier,
+        presence: Presence,
+        bot_delay: float,
+        ownership: Ownership | None = None,
     ) -> None:
         self.storage = storage
         self.presence = presence
+        self.ownership: Ownership = ownership or SoleProcess()
         self.notifier = Notifiers([notifier])
-        self.registry = RoomRegistry(storage, self.notifier, presence)
+        self.registry = RoomRegistry(storage, self.notifier, presence, self.ownership)
         self.referee = Referee(storage, self.notifier)
         self.lobby = Lobby(storage, self.registry, self.notifier, presence)
         self.bots = BotDriver(self.referee, delay=bot_delay)
         self.notifier.add(self.bots)
+        # The verbs a room's owner runs, by the name they travel under between processes.
+        self._verbs: dict[str, Verb] = {
+            "join": self.lobby.join,
+            "leave": self.lobby.leave,
+            "add_bot": self.lobby.add_bot,
+            "free_seat": self.lobby.free_seat,
+            "start": self.lobby.start,
+            "rematch": self._rematch,
+            "act": self.referee.act,
+        }
 
     async def get(self, room_id_or_code: str) -> LiveRoom:
         return await self.registry.get(room_id_or_code)
@@ -45,6 +68,72 @@ class Rooms:
         room.described()
         self.notifier.room_changed(room)
 
-    def close(self) -> None:
+    # --- verbs, run where the room is refereed ---------------------------------------------
+
+    async def create(self, **details: Any) -> LiveRoom:
+        """A new room, refereed by this process."""
+        room = await self.lobby.create(**details)
+        await self.ownership.hold(room)
+        return room
+
+    async def join(self, room: LiveRoom, *, user_id: str, name: str, seat: int | None) -> int:
+        seat_taken = await self.run(room, "join", {"user_id": user_id, "name": name, "seat": seat})
+        return int(seat_taken)
+
+    async def leave(self, room: LiveRoom, *, user_id: str) -> None:
+        await self.run(room, "leave", {"user_id": user_id})
+
+    async def add_bot(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
+        await self.run(room, "add_bot", {"user_id": user_id, "seat": seat, "kind": kind})
+
+    async def free_seat(self, room: LiveRoom, *, user_id: str, seat: int) -> None:
+        await self.run(room, "free_seat", {"user_id": user_id, "seat": seat})
+
+    async def start(self, room: LiveRoom, *, user_id: str) -> None:
+        await self.run(room, "start", {"user_id": user_id})
+
+    async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
+        return await self.get(str(await self.run(room, "rematch", {"user_id": user_id})))
+
+    async def act(self, room: LiveRoom, *, seat: int | None, version: object, action: Any) -> None:
+        await self.run(room, "act", {"seat": seat, "version": version, "action": action})
+
+    def preview(
+        self, room: LiveRoom, *, seat: int | None, version: object, action: Any
+    ) -> dict[str, Any]:
+        """Checked on this process's copy of the room: a preview changes nothing."""
+        return self.referee.preview(room, seat=seat, version=version, action=action)
+
+    async def run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+        """Run ``verb`` on the process that referees ``room``: here if this process owns it
+        (or can claim it now), else on its owner."""
+        if self.ownership.owns(room):
+            return await self.run_here(room, verb, args)
+        if await self.ownership.claim(room):
+            await self.became_owner(room)
+            return await self.run_here(room, verb, args)
+        return await self.ownership.forward(room, verb, args)
+
+    async def run_here(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+        """Run a verb on a room this process owns (also for verbs forwarded to it)."""
+        try:
+            run = self._verbs[verb]
+        except KeyError:
+            raise RoomError("bad_request", f"There is no verb {verb!r}.", 422) from None
+        return await run(room, **args)
+
+    async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:
+        new_room = await self.lobby.rematch(room, user_id=user_id)
+        await self.ownership.hold(new_room)
+        return new_room.id
+
+    async def became_owner(self, room: LiveRoom) -> None:
+        """This process now referees ``room``: bring it up to date from the log first."""
+        async with room.lock:
+            await self.registry.reload(room)
+            room.owned = True
+        self.notifier.room_changed(room)
+
+    async def close(self) -> None:
         self.bots.stop()
-        self.storage.dispose()
+        await self.storage.close()

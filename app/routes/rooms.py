@@ -7,8 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, status
 
-from app import store
-from app.deps import CurrentUser, DbSession, LiveRooms
+from app.deps import CurrentUser, LiveRooms
 from app.schemas import BotIn, RoomIn, SeatIn
 
 router = APIRouter(prefix="/api/rooms")
@@ -16,7 +15,7 @@ router = APIRouter(prefix="/api/rooms")
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.lobby.create(
+    room = await rooms.create(
         host_id=user.id,
         host_name=user.name,
         game=body.game,
@@ -28,9 +27,11 @@ async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict
 
 
 @router.get("")
-async def list_rooms(session: DbSession, rooms: LiveRooms) -> list[dict[str, Any]]:
-    rows = store.public_rooms(session=session)
-    return [rooms.describe(await rooms.get(row.id)) for row in rows]
+async def list_rooms(rooms: LiveRooms) -> list[dict[str, Any]]:
+    return [
+        rooms.describe(await rooms.get(room_id))
+        for room_id in await rooms.storage.public_room_ids()
+    ]
 
 
 @router.get("/{room_id}")
@@ -43,42 +44,40 @@ async def join_room(
     room_id: str, user: CurrentUser, rooms: LiveRooms, body: SeatIn | None = None
 ) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    seat = await rooms.lobby.join(
-        room, user_id=user.id, name=user.name, seat=body.seat if body else None
-    )
+    seat = await rooms.join(room, user_id=user.id, name=user.name, seat=body.seat if body else None)
     return {"seat": seat, "room": rooms.describe(room)}
 
 
 @router.post("/{room_id}/leave")
 async def leave_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    await rooms.lobby.leave(room, user_id=user.id)
+    await rooms.leave(room, user_id=user.id)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/bots")
 async def add_bot(room_id: str, body: BotIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    await rooms.lobby.add_bot(room, user_id=user.id, seat=body.seat, kind=body.kind)
+    await rooms.add_bot(room, user_id=user.id, seat=body.seat, kind=body.kind)
     return rooms.describe(room)
 
 
 @router.delete("/{room_id}/seats/{seat}")
 async def free_seat(room_id: str, seat: int, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    await rooms.lobby.free_seat(room, user_id=user.id, seat=seat)
+    await rooms.free_seat(room, user_id=user.id, seat=seat)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/start")
 async def start_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    await rooms.lobby.start(room, user_id=user.id)
+    await rooms.start(room, user_id=user.id)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)
 async def rematch(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    new_room = await rooms.lobby.rematch(room, user_id=user.id)
+    new_room = await rooms.rematch(room, user_id=user.id)
     return rooms.describe(new_room)

@@ -45,9 +45,7 @@ def preview_reply(rooms: Rooms, room: LiveRoom, seat: int | None, message: Previ
     """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
     try:
-        result = rooms.referee.preview(
-            room, seat=seat, version=message.version, action=message.action
-        )
+        result = rooms.preview(room, seat=seat, version=message.version, action=message.action)
     except RoomError as error:
         reply.update(ok=False, code=error.code, message=error.message)
     else:
@@ -70,7 +68,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
         return
 
-    connection = Connection(websocket, user_id, room, hub, settings.max_send_queue)
+    connection = Connection(websocket, user_id, room, rooms.presence, settings.max_send_queue)
     hub.add(connection)
     rooms.presence_changed(room)
     loop = asyncio.get_running_loop()
@@ -114,9 +112,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 connection.send('{"type":"pong"}')
                 continue
             try:
-                await rooms.referee.act(
-                    room, seat=seat, version=parsed.version, action=parsed.action
-                )
+                await rooms.act(room, seat=seat, version=parsed.version, action=parsed.action)
             except RoomError as error:
                 connection.send(error_message(error.code, error.message))
     finally:

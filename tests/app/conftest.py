@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.app.helpers import NewClient, make_app, running
+from tests.app.redis_server import RedisServer
 
 
 @pytest.fixture
@@ -20,3 +22,17 @@ def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
     app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
     with running(app) as factory:
         yield factory
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A private Redis (required in CI, where redis-server is installed; skipped elsewhere
+    without it)."""
+    try:
+        server = RedisServer(tmp_path).start()
+    except FileNotFoundError:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is needed in CI: the multi-process tests are required")
+        pytest.skip("redis-server is not installed (the multi-process tests need it)")
+    yield server
+    server.stop()

@@ -9,74 +9,11 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-import games
-from tests.app.live_clients import Seat, open_room
-from tests.conftest import LiveServer
-from tests.games.randomplay import card_codes_in
-
-Factory = Callable[..., LiveServer]
-# These clients act the instant they may; the rate limit has its own test (test_ws.py).
-UNLIMITED = {"RATE_PER_SECOND": "1000", "RATE_BURST": "1000"}
-
-
-def play(
-    seats: list[Seat],
-    watchers: list[Seat],
-    version: int,
-    rng: random.Random,
-    stop_after: int | None,
-) -> int:
-    """Each awaited seat plays a random legal action until the end (or ``stop_after``)."""
-    current = {i: s.state_at(version) for i, s in enumerate(seats)}
-    for watcher in watchers:
-        watcher.state_at(version)
-    played = 0
-    while not current[0]["view"]["over"]:
-        if stop_after is not None and played >= stop_after:
-            break
-        seat = rng.choice(current[0]["view"]["to_act"])
-        view = current[seat]["view"]
-        seats[seat].act(version, rng.choice(view["legal_actions"]))
-        version += 1
-        played += 1
-        current = {i: s.state_at(version) for i, s in enumerate(seats)}
-        for watcher in watchers:
-            watcher.state_at(version)
-    return version
-
-
-def check_against_truth(
-    server: LiveServer, room_id: str, connections: dict[int | None, Seat]
-) -> dict[str, Any]:
-    """Rebuild every version from the revealed seed; each received view must be exact."""
-    http = next(iter(connections.values())).http
-    room = http.get(f"/api/rooms/{room_id}").json()
-    record = http.get(f"/api/matches/{room['match_id']}").json()
-    assert record["status"] == "finished"
-    rules = games.get(record["game"])
-    state = rules.new_game(record["seat_count"], int(record["seed"]), record["options"], None)
-    states = [state]
-    for event in record["events"]:
-        state = rules.apply(state, event["seat"], event["action"])
-        states.append(state)
-    deck = frozenset(rules.deck(record["seat_count"], record["options"]))
-    checked = 0
-    for seat, connection in connections.items():
-        assert connection.states, "a connection received no state"
-        for message in connection.states:
-            truth = states[message["version"]]
-            assert message["seat"] == seat
-            assert message["view"] == rules.view(truth, seat)
-            leaked = card_codes_in(message["view"], deck) & rules.hidden_cards(truth, seat)
-            assert not leaked, f"seat {seat} was sent cards it may not know: {leaked}"
-            checked += 1
-    assert rules.scores(states[-1]) == record["scores"]
-    return {"record": record, "checked": checked}
+from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth, open_room, play
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,146 @@
+"""Redis pub/sub for the processes: batched publishing, subscriptions that outlive Redis.
+
+Messages are published from one task in pipelines, so a burst of notices costs one round
+trip; a batch that fails is sent again, in order, once Redis answers. The listener keeps
+this process's subscriptions in a set and, whenever its connection breaks (Redis
+restarted, a network cut), connects again with growing pauses, subscribes to all of them
+again and calls ``on_reconnect`` — messages published to it in between are lost, so the
+caller catches up from the database. A lost connection is logged once per outage, not
+once per attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+log = logging.getLogger("parlour.cluster")
+
+Handler = Callable[[str, bytes], None]
+# Messages kept while Redis is unreachable; older ones are dropped beyond this (the copies
+# that miss them catch up from the database).
+MAX_OUTBOX = 10_000
+
+
+class RedisBus:
+    """Publish to channels; receive from the channels subscribed."""
+
+    max_pause = 2.0
+
+    def __init__(
+        self, redis: Redis, on_message: Handler, on_reconnect: Callable[[], Awaitable[None]]
+    ) -> None:
+        self.redis = redis
+        self._on_message = on_message
+        self._on_reconnect = on_reconnect
+        self._channels: set[str] = set()
+        self._pubsub: PubSub | None = None
+        self._outbox: list[tuple[str, bytes]] = []
+        self._outbox_ready = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.connected = asyncio.Event()
+
+    def start(self, channels: set[str]) -> None:
+        self._channels |= channels
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    # --- publishing ---------------------------------------------------------------------
+
+    def publish(self, channel: str, payload: bytes) -> None:
+        """Queue a message; it leaves with the next batch."""
+        self._outbox.append((channel, payload))
+        self._outbox_ready.set()
+
+    async def _publish(self) -> None:
+        failing = False
+        pause = 0.02
+        while True:
+            await self._outbox_ready.wait()
+            self._outbox_ready.clear()
+            batch, self._outbox = self._outbox, []
+            if not batch:
+                continue
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, payload in batch:
+                    pipe.publish(channel, payload)
+                await pipe.execute()
+            except (RedisError, OSError) as error:
+                # Keep the batch, in order, and try again: the first command on a
+                # connection broken by a Redis restart fails even when Redis is back.
+                if not failing:
+                    log.warning("cannot publish to Redis (%s); retrying", error)
+                failing = True
+                self._outbox = batch + self._outbox
+                if len(self._outbox) > MAX_OUTBOX:
+                    dropped = len(self._outbox) - MAX_OUTBOX
+                    del self._outbox[:dropped]
+                    log.warning("dropped %d messages while Redis was away", dropped)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, self.max_pause)
+                self._outbox_ready.set()
+            else:
+                if failing:
+                    log.warning("publishing to Redis again")
+                failing, pause = False, 0.02
+
+    # --- subscribing --------------------------------------------------------------------
+
+    async def subscribe(self, channel: str) -> None:
+        if channel in self._channels:
+            return
+        self._channels.add(channel)
+        if self._pubsub is not None and self.connected.is_set():
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        self._channels.discard(channel)
+        if self._pubsub is not None and self.connected.is_set():
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(channel)
+
+    async def _listen(self) -> None:
+        pause = 0.05
+        first = True
+        while True:
+            try:
+                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await self._pubsub.subscribe(*self._channels)
+                self.connected.set()
+                if not first:
+                    log.warning("Redis is back; catching up")
+                    await self._on_reconnect()
+                first, pause = False, 0.05
+                async for message in self._pubsub.listen():
+                    if message["type"] == "message":
+                        channel = message["channel"]
+                        if isinstance(channel, bytes):
+                            channel = channel.decode()
+                        self._on_message(channel, message["data"])
+            except (RedisError, OSError) as error:
+                if self.connected.is_set():
+                    log.warning("lost Redis (%s); reconnecting", error)
+                self.connected.clear()
+                if self._pubsub is not None:
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, self.max_pause)

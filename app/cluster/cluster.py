@@ -1,0 +1,493 @@
+"""Several processes sharing the rooms: ownership, notices and forwarding over Redis.
+
+Every room is refereed by the process holding its lease (app/cluster/leases.py); any
+process accepts any request for any room:
+
+- a process that loads a room claims it if nobody holds it, else keeps a copy that follows
+  the owner;
+- after every committed change the owner publishes a notice on the room's channel — the
+  room's description and the action just committed — and each process holding a copy
+  applies the action through the referee (``follow``) and lets its own connections render
+  their own views; a copy that missed a notice restores itself from the log;
+- a verb on a room owned elsewhere travels to the owner on its process channel and its
+  answer (the result or the refusal) comes back on the asker's;
+- every second each process renews its leases, gives up the rooms whose lease it lost or
+  could not renew in time, and claims the rooms whose owner is gone — its copies first,
+  then unfinished matches nobody holds — replaying their logs, so a dead owner's tables
+  play on within its lease time plus a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.cluster.bus import RedisBus
+from app.cluster.leases import Leases
+from app.cluster.presence import ClusterPresence, Here
+from app.hub import Hub
+from app.rooms import LiveRoom, RoomError, Rooms
+from app.rooms.records import SeatHolder
+from app.rooms.referee import begin, follow
+
+log = logging.getLogger("parlour.cluster")
+
+UNAVAILABLE = "unavailable"
+
+
+def unavailable() -> RoomError:
+    return RoomError(
+        UNAVAILABLE, "This table's server is not answering; try again in a moment.", 503
+    )
+
+
+def _meta(room: LiveRoom) -> dict[str, Any]:
+    """The part of a room that a notice carries besides its match's state."""
+    return {
+        "seats": [None if h is None else [h.user_id, h.bot, h.name] for h in room.seats],
+        "status": room.status,
+        "host_id": room.host_id,
+        "options": room.options,
+        "visibility": room.visibility,
+        "match_id": room.match_id,
+        # The seed is secret until the match ends; it travels only between processes, so
+        # that a copy starts the match without reading the log.
+        "seed": None if room.seed is None else str(room.seed),
+        "seed_hash": room.seed_hash,
+        "rematch_id": room.rematch_id,
+    }
+
+
+def _apply_meta(room: LiveRoom, meta: dict[str, Any]) -> bool:
+    """Take a notice's description of a room (not its match's state); True if it changed."""
+    seats = [None if s is None else SeatHolder(s[0], s[1], s[2]) for s in meta["seats"]]
+    fields = {**meta, "seats": seats}
+    del fields["seed"]
+    changed = False
+    for name, value in fields.items():
+        if getattr(room, name) != value:
+            setattr(room, name, value)
+            changed = True
+    return changed
+
+
+class Cluster:
+    """The rooms' ownership (app/rooms/ownership.py) and a notifier, over Redis."""
+
+    call_timeout = 2.0
+
+    def __init__(self, redis: Redis, hub: Hub, *, lease_seconds: float, prefix: str) -> None:
+        self.redis = redis
+        self.hub = hub
+        self.process_id = secrets.token_hex(6)
+        self.prefix = prefix
+        self.leases = Leases(redis, self.process_id, lease_seconds, prefix)
+        self.presence = ClusterPresence(hub, self.process_id)
+        self.bus = RedisBus(redis, self._on_message, self._caught_up)
+        self._rooms: Rooms | None = None
+        self._owners: dict[str, str] = {}  # last owner heard of, per room copy
+        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._dirty: set[str] = set()
+        self._published: dict[str, Here] = {}
+        self._resyncing: dict[str, int] = {}  # room -> newest version noticed meanwhile
+        self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
+        self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
+        self._meta: dict[str, dict[str, Any]] = {}  # per room: its description, as noticed
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # --- wiring ---------------------------------------------------------------------------
+
+    @property
+    def rooms(self) -> Rooms:
+        assert self._rooms is not None, "attach the rooms first"
+        return self._rooms
+
+    def attach(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+
+    def channel(self, room_id: str) -> str:
+        return f"{self.prefix}:room:{room_id}"
+
+    def inbox(self, process_id: str) -> str:
+        return f"{self.prefix}:proc:{process_id}"
+
+    def alive_key(self, process_id: str) -> str:
+        return f"{self.prefix}:alive:{process_id}"
+
+    def presence_key(self, room_id: str) -> str:
+        return f"{self.prefix}:presence:{room_id}"
+
+    async def start(self) -> None:
+        self.bus.start({self.inbox(self.process_id)})
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._keep_up())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            for room_id in self.leases.held():
+                await self.leases.release(room_id)
+            await self.redis.delete(self.alive_key(self.process_id))
+        await self.bus.close()
+        await self.redis.aclose()
+
+    # --- ownership --------------------------------------------------------------------------
+
+    def owns(self, room: LiveRoom) -> bool:
+        return room.owned and self.leases.holds(room.id)
+
+    async def claim(self, room: LiveRoom) -> bool:
+        try:
+            claimed = await self.leases.claim(room.id)
+        except (RedisError, OSError):
+            raise unavailable() from None
+        if claimed:
+            self._owners[room.id] = self.process_id
+        return claimed
+
+    async def hold(self, room: LiveRoom) -> None:
+        """A room just loaded here: claim it if it is free, else follow its owner."""
+        await self.bus.subscribe(self.channel(room.id))
+        room.owned = await self.claim(room)
+        if not room.owned:
+            await self._learn_presence(room)
+
+    def release(self, room: LiveRoom) -> None:
+        asyncio.get_running_loop().create_task(self._release(room))
+
+    async def _release(self, room: LiveRoom) -> None:
+        self._owners.pop(room.id, None)
+        self._meta.pop(room.id, None)
+        self._noticed.pop(room.id, None)
+        self._published.pop(room.id, None)
+        self.presence.forget_room(room.id)
+        await self.bus.unsubscribe(self.channel(room.id))
+        if self.leases.holds(room.id):
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.release(room.id)
+
+    async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+        """Run a verb on the room's owner; if the owner is gone, take the room over.
+
+        An owner that does not answer is not asked again while it still holds the lease:
+        its lease lapses within ``lease_seconds`` if it is dead, and then this process
+        claims the room and runs the verb itself.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * self.leases.seconds + self.call_timeout
+        owner = self._owners.get(room.id)
+        silent: str | None = None  # an owner that did not answer
+        while True:
+            if owner is None:
+                try:
+                    owner = await self.leases.owner(room.id)
+                except (RedisError, OSError):
+                    raise unavailable() from None
+            if owner is None or owner == self.process_id:
+                if await self.claim(room):
+                    await self.rooms.became_owner(room)
+                    return await self.rooms.run_here(room, verb, args)
+            elif owner == silent:
+                await asyncio.sleep(0.05)
+            else:
+                self._owners[room.id] = owner
+                try:
+                    return await self._call(owner, room.id, verb, args)
+                except TimeoutError:
+                    silent = owner
+                except RoomError as error:
+                    if error.code != "not_owner":
+                        raise
+            if loop.time() > deadline:
+                raise unavailable()
+            owner = None
+
+    async def _call(self, owner: str, room_id: str, verb: str, args: dict[str, Any]) -> Any:
+        call_id = secrets.token_hex(8)
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = answer
+        request = {
+            "kind": "call",
+            "id": call_id,
+            "from": self.process_id,
+            "room": room_id,
+            "verb": verb,
+            "args": args,
+        }
+        self.bus.publish(self.inbox(owner), orjson.dumps(request))
+        try:
+            async with asyncio.timeout(self.call_timeout):
+                return await answer
+        finally:
+            self._calls.pop(call_id, None)
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"kind": "reply", "id": request["id"]}
+        try:
+            room = await self.rooms.get(request["room"])
+            if not self.owns(room):
+                raise RoomError("not_owner", "This process does not referee that room.")
+            result = await self.rooms.run_here(room, request["verb"], request["args"])
+        except RoomError as error:
+            reply.update(ok=False, code=error.code, message=error.message, status=error.status)
+        except Exception:
+            log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
+            down = unavailable()
+            reply.update(ok=False, code=down.code, message=down.message, status=down.status)
+        else:
+            if request["verb"] == "act":
+                # The notice of the act says it was done: no answer of its own (the
+                # commonest message between processes costs one message, not two).
+                self._acks.setdefault(room.id, []).append(request["id"])
+                self.room_changed(room)
+                return
+            reply.update(ok=True, result=result)
+        # The notices of what the verb changed leave first, so the asker's copy is up to
+        # date by the time it hears the answer.
+        self._flush()
+        self.bus.publish(self.inbox(request["from"]), orjson.dumps(reply))
+
+    # --- the notifier: after every committed change of a room --------------------------------
+
+    def room_changed(self, room: LiveRoom) -> None:
+        if not self._dirty:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._dirty.add(room.id)
+
+    def _flush(self) -> None:
+        """One notice per changed room per turn of the event loop (changes coalesce).
+
+        A notice carries the version and the action that led to it, the room's
+        description (built again only when it changed) and the ids of the forwarded acts
+        it acknowledges.
+        """
+        dirty, self._dirty = self._dirty, set()
+        registry = self.rooms.registry
+        for room_id in dirty:
+            room = registry.held(room_id)
+            if room is None:
+                continue
+            stamp = (room.version, room.meta_version)
+            noticed = self._noticed.get(room_id)
+            acks = self._acks.pop(room_id, None)
+            if room.owned and (noticed != stamp or acks):
+                notice: dict[str, Any] = {
+                    "kind": "notice",
+                    "owner": self.process_id,
+                    "version": room.version,
+                }
+                if noticed is None or noticed[1] != room.meta_version:
+                    self._meta[room_id] = _meta(room)
+                notice["meta"] = self._meta[room_id]
+                if room.last_action is not None:
+                    seq, seat, action = room.last_action
+                    notice["event"] = [seq, seat, action]
+                if acks:
+                    notice["acks"] = acks
+                self._noticed[room_id] = stamp
+                self.bus.publish(self.channel(room_id), orjson.dumps(notice))
+            if noticed is None or noticed[1] != room.meta_version or not room.owned:
+                here = self.presence.here(room_id)
+                if self._published.get(room_id) != here:
+                    self._published[room_id] = here
+                    self._publish_presence(room_id, here)
+
+    def _publish_presence(self, room_id: str, here: Here) -> None:
+        message = {
+            "kind": "presence",
+            "proc": self.process_id,
+            "here": orjson.loads(here.payload()),
+        }
+        self.bus.publish(self.channel(room_id), orjson.dumps(message))
+        asyncio.get_running_loop().create_task(self._store_presence(room_id, here))
+
+    async def _store_presence(self, room_id: str, here: Here) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            if here.watchers:
+                await self.redis.hset(self.presence_key(room_id), self.process_id, here.payload())
+            else:
+                await self.redis.hdel(self.presence_key(room_id), self.process_id)
+
+    async def _learn_presence(self, room: LiveRoom) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            entries = await self.redis.hgetall(self.presence_key(room.id))
+            for process, payload in entries.items():
+                name = process.decode() if isinstance(process, bytes) else process
+                self.presence.set_remote(room.id, name, Here.parse(payload))
+
+    # --- what arrives ------------------------------------------------------------------------
+
+    def _on_message(self, channel: str, data: bytes) -> None:
+        message = orjson.loads(data)
+        kind = message.get("kind")
+        if kind == "notice":
+            self._on_notice(channel.rsplit(":", 1)[1], message)
+        elif kind == "presence":
+            room_id = channel.rsplit(":", 1)[1]
+            here = Here.parse(orjson.dumps(message["here"]))
+            if self.presence.set_remote(room_id, message["proc"], here):
+                self._described(room_id)
+        elif kind == "call":
+            asyncio.get_running_loop().create_task(self._answer(message))
+        elif kind == "reply":
+            answer = self._calls.get(message["id"])
+            if answer is None or answer.done():
+                return
+            if message["ok"]:
+                answer.set_result(message["result"])
+            else:
+                answer.set_exception(
+                    RoomError(message["code"], message["message"], message["status"])
+                )
+
+    def _described(self, room_id: str) -> None:
+        room = self.rooms.registry.held(room_id)
+        if room is not None:
+            room.described()
+            self.hub.room_changed(room)
+
+    def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
+        for call_id in notice.get("acks", ()):
+            answer = self._calls.get(call_id)
+            if answer is not None and not answer.done():
+                answer.set_result(None)
+        room = self.rooms.registry.held(room_id)
+        if room is None or notice["owner"] == self.process_id:
+            return
+        self._owners[room_id] = notice["owner"]
+        if room.owned:
+            # Another process says it referees this room. Redis's lease decides which of
+            # the two does; until then this process's copy is the one it referees.
+            asyncio.get_running_loop().create_task(self._check_owner(room, notice["version"]))
+            return
+        if room_id in self._resyncing:
+            self._resyncing[room_id] = max(self._resyncing[room_id], notice["version"])
+            return
+        meta = notice["meta"]
+        if self._meta.get(room_id) != meta:
+            self._meta[room_id] = meta
+            if _apply_meta(room, meta):
+                room.described()
+        version, event = notice["version"], notice.get("event")
+        if room.match_id is not None and room.state is None:
+            # The match started: its first state comes from the seed.
+            begin(room, match_id=room.match_id, seed=int(meta["seed"]), seed_hash=meta["seed_hash"])
+        if version != room.version and (
+            event is None or not follow(room, *event) or room.version != version
+        ):
+            self._resync(room, version)
+            return
+        self.hub.room_changed(room)
+
+    def _resync(self, room: LiveRoom, version: int) -> None:
+        self._resyncing[room.id] = version
+        asyncio.get_running_loop().create_task(self._restore(room))
+
+    async def _restore(self, room: LiveRoom) -> None:
+        """Bring a copy that missed notices up to date from the log."""
+        try:
+            # Notices that arrive meanwhile raise the version wanted; each reload reads
+            # everything committed so far, so this ends as soon as the log is read whole.
+            for _ in range(5):
+                async with room.lock:
+                    await self.rooms.registry.reload(room)
+                if room.version >= self._resyncing[room.id]:
+                    break
+        except Exception:
+            log.exception("could not catch room %s up from the log", room.id)
+        finally:
+            self._resyncing.pop(room.id, None)
+        self.hub.room_changed(room)
+
+    async def _caught_up(self) -> None:
+        """Redis is back after an outage: notices may have been missed while it was away.
+        Copies catch up from the log; owners say again where their rooms stand."""
+        self._noticed.clear()
+        for room in self.rooms.registry.rooms():
+            if room.owned:
+                self.room_changed(room)
+            else:
+                self._resync(room, room.version)
+            here = self.presence.here(room.id)
+            self._published[room.id] = here
+            self._publish_presence(room.id, here)
+            await self._learn_presence(room)
+
+    # --- every second ---------------------------------------------------------------------------
+
+    async def _keep_up(self) -> None:
+        period = self.leases.seconds / 3
+        sweep_every = max(1, round(2.0 / period))
+        rounds = 0
+        while True:
+            try:
+                await self._tick(sweep=rounds % sweep_every == 0)
+            except (RedisError, OSError) as error:
+                log.debug("cluster upkeep: Redis unreachable (%s)", error)
+            except Exception:
+                log.exception("cluster upkeep failed")
+            rounds += 1
+            await asyncio.sleep(period)
+
+    async def _tick(self, *, sweep: bool) -> None:
+        registry = self.rooms.registry
+        # Rooms whose lease ran out unrenewed (Redis unreachable) stop being refereed here.
+        for room_id in self.leases.expired():
+            self._give_up(room_id)
+        await self.redis.set(
+            self.alive_key(self.process_id), b"1", px=int(self.leases.seconds * 1000)
+        )
+        for room_id in await self.leases.renew():
+            self._give_up(room_id)
+        # Copies whose owner is gone: claim them.
+        copies = [room for room in registry.rooms() if not room.owned]
+        owners = await self.leases.owners([room.id for room in copies])
+        for room, owner in zip(copies, owners, strict=True):
+            if owner is None and await self.claim(room):
+                log.info("took over room %s", room.id)
+                await self.rooms.became_owner(room)
+        # Processes that stopped renewing their heartbeat: forget their connections.
+        for process in self.presence.processes():
+            if not await self.redis.exists(self.alive_key(process)):
+                for room_id in self.presence.drop_process(process):
+                    self._described(room_id)
+        if sweep:
+            await self._sweep_orphans()
+        for room in registry.rooms():
+            registry.release_if_idle(room)
+
+    async def _check_owner(self, room: LiveRoom, version: int) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            if await self.leases.owner(room.id) not in (None, self.process_id):
+                self._give_up(room.id)
+                self._resync(room, version)
+
+    def _give_up(self, room_id: str) -> None:
+        self.leases.forget(room_id)
+        room = self.rooms.registry.held(room_id)
+        if room is not None and room.owned:
+            log.warning("lost the lease on room %s; following its new owner", room_id)
+            room.owned = False
+
+    async def _sweep_orphans(self) -> None:
+        """Unfinished matches that no process holds (their owner died): claim and resume."""
+        ids = await self.rooms.storage.playing_room_ids()
+        held = {room.id for room in self.rooms.registry.rooms()}
+        candidates = [room_id for room_id in ids if room_id not in held]
+        owners = await self.leases.owners(candidates)
+        for room_id, owner in zip(candidates, owners, strict=True):
+            if owner is None:
+                room = await self.rooms.get(room_id)
+                if room.owned:
+                    log.info("resumed room %s, which no process held", room_id)

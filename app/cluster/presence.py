@@ -1,0 +1,91 @@
+"""Presence over every process: who is connected to a room, wherever they connected.
+
+Each process knows its own connections (the hub) and tells the others of changes on the
+room's channel; it also keeps them in a Redis hash per room, so a process that starts
+watching a room learns who is already there. Entries of a process that stopped renewing
+its heartbeat are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import orjson
+
+from app.hub import Hub
+
+
+@dataclass(frozen=True)
+class Here:
+    """One process's connections to one room."""
+
+    seats: frozenset[int]
+    watchers: int
+
+    def payload(self) -> bytes:
+        return orjson.dumps({"seats": sorted(self.seats), "watchers": self.watchers})
+
+    @staticmethod
+    def parse(payload: bytes | str) -> Here:
+        data = orjson.loads(payload)
+        return Here(frozenset(int(s) for s in data["seats"]), int(data["watchers"]))
+
+
+class ClusterPresence:
+    """The rooms' presence (app/rooms/notifier.py) over every process."""
+
+    def __init__(self, hub: Hub, process_id: str) -> None:
+        self.hub = hub
+        self.process_id = process_id
+        self._remote: dict[str, dict[str, Here]] = {}
+
+    def here(self, room_id: str) -> Here:
+        return Here(
+            frozenset(self.hub.connected_seats(room_id)), self.hub.local_watcher_count(room_id)
+        )
+
+    def set_remote(self, room_id: str, process_id: str, here: Here) -> bool:
+        """Record another process's connections to a room; True when something changed."""
+        if process_id == self.process_id:
+            return False
+        entries = self._remote.setdefault(room_id, {})
+        if entries.get(process_id) == here:
+            return False
+        if here.watchers == 0:
+            entries.pop(process_id, None)
+        else:
+            entries[process_id] = here
+        if not entries:
+            del self._remote[room_id]
+        return True
+
+    def processes(self) -> set[str]:
+        return {p for entries in self._remote.values() for p in entries}
+
+    def drop_process(self, process_id: str) -> list[str]:
+        """Forget a process that is gone; returns the rooms whose presence changed."""
+        changed = []
+        for room_id, entries in list(self._remote.items()):
+            if entries.pop(process_id, None) is not None:
+                changed.append(room_id)
+                if not entries:
+                    del self._remote[room_id]
+        return changed
+
+    def forget_room(self, room_id: str) -> None:
+        self._remote.pop(room_id, None)
+
+    # --- the Presence interface ---------------------------------------------------------
+
+    def connected_seats(self, room_id: str) -> set[int]:
+        seats = self.hub.connected_seats(room_id)
+        for here in self._remote.get(room_id, {}).values():
+            seats |= here.seats
+        return seats
+
+    def watcher_count(self, room_id: str) -> int:
+        remote = sum(h.watchers for h in self._remote.get(room_id, {}).values())
+        return self.hub.local_watcher_count(room_id) + remote
+
+    def local_watcher_count(self, room_id: str) -> int:
+        return self.hub.local_watcher_count(room_id)

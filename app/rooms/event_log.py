@@ -1,0 +1,148 @@
+"""The event log's writer: group commit, off the event loop.
+
+Every acknowledged action is one row in ``match_events``. Appending them one transaction
+at a time on the event loop made the server wait for the database instead of working.
+Here each room hands its event to :meth:`EventLog.append` and waits; one writer task takes
+every event queued while the previous transaction was in flight and writes them all in one
+transaction, in a thread of its own, then wakes each room — only after the commit that
+holds its event, so the guarantee is unchanged: nobody is told of an action before it is
+durable, and a crash loses nothing acknowledged.
+
+An insert that meets an existing ``(match_id, seq)`` (another writer was first) fails
+alone: the batch inserts with ON CONFLICT DO NOTHING and reports which rows went in, so
+one conflict never holds up another room's event. Any other error fails the whole batch,
+and every waiting room gets it (the database is down: nothing was written).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, Insert, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from app.models import Match, MatchEvent, Room, utcnow
+
+MAX_BATCH = 500  # events per transaction: bounds one statement's size
+
+
+@dataclass(frozen=True)
+class Event:
+    """One action to append; ``result`` (scores, winners) when it ends the match."""
+
+    match_id: str
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    room_id: str
+    result: tuple[list[int], list[int]] | None = None
+
+
+class SeqTaken(IntegrityError):
+    """Another writer appended this (match, seq) first; nothing was written."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(
+            "INSERT INTO match_events", {}, Exception(f"{event.match_id}#{event.seq} exists")
+        )
+
+
+class EventLog:
+    """Appends events in grouped transactions on a writer thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._insert = _insert_for(engine)
+        self._queue: list[tuple[Event, asyncio.Future[None]]] = []
+        self._wakeup: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        # One thread: transactions are written one after another, in arrival order.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-log")
+        self.batches = 0  # transactions written (for benchmarks and tests)
+
+    async def append(self, event: Event) -> None:
+        """Return once ``event`` is committed; raise :class:`SeqTaken` or the database error."""
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done():
+            self._wakeup = asyncio.Event()
+            self._task = loop.create_task(self._write_forever())
+        assert self._wakeup is not None
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.append((event, done))
+        self._wakeup.set()
+        await done
+
+    async def close(self) -> None:
+        """Stop the writer (the server is shutting down)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._thread.shutdown(wait=True)
+
+    async def _write_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._wakeup is not None
+        while True:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            while self._queue:
+                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+                events = [event for event, _ in batch]
+                try:
+                    written = await loop.run_in_executor(self._thread, self._write, events)
+                except Exception as error:  # nothing of the batch was written
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(error)
+                    continue
+                self.batches += 1
+                for event, done in batch:
+                    if done.done():
+                        continue
+                    if (event.match_id, event.seq) in written:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(SeqTaken(event))
+
+    def _write(self, events: list[Event]) -> set[tuple[str, int]]:
+        """One transaction: every event that fits, and the end of every match that ended."""
+        rows = [
+            {"match_id": e.match_id, "seq": e.seq, "seat": e.seat, "action": e.action}
+            for e in events
+        ]
+        with self.engine.begin() as connection:
+            result = connection.execute(self._insert, rows)
+            written = {(row.match_id, row.seq) for row in result}
+            for event in events:
+                if event.result is None or (event.match_id, event.seq) not in written:
+                    continue
+                scores, winners = event.result
+                connection.execute(
+                    update(Match)
+                    .where(Match.id == event.match_id)
+                    .values(status="finished", scores=scores, winners=winners, finished_at=utcnow())
+                )
+                connection.execute(
+                    update(Room).where(Room.id == event.room_id).values(status="finished")
+                )
+        return written
+
+
+def _insert_for(engine: Engine) -> Insert:
+    """INSERT ... ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq."""
+    dialect = engine.dialect.name
+    if dialect == "postgresql":
+        statement: Any = postgresql.insert(MatchEvent)
+    elif dialect == "sqlite":
+        statement = sqlite.insert(MatchEvent)
+    else:
+        raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
+    return statement.on_conflict_do_nothing(  # type: ignore[no-any-return]
+        index_elements=["match_id", "seq"]
+    ).returning(MatchEvent.match_id, MatchEvent.seq)

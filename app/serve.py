@@ -1,0 +1,85 @@
+"""Start Parlour's server: migrate the database, then serve — one process, or several.
+
+    python -m app.serve [--host 127.0.0.1] [--port 8000]               # `make run`
+    python -m app.serve --processes 3 [--port 8000]                     # ports 8000-8002
+
+Settings come from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...; see the
+README). Several processes share the rooms through PostgreSQL and Redis, so they need
+REDIS_URL; each is a separate uvicorn process on the next port, restarted if it dies, and
+a reverse proxy in front spreads people over them (no sticky sessions needed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+
+import uvicorn
+
+from app.config import get_settings
+from app.db import upgrade_to_head
+
+# Small frames only, and no per-message deflate: it costs 25-40 % of the server's CPU on
+# Parlour's small JSON messages (docs/architecture.md, "Measured").
+SERVER_OPTIONS: dict[str, object] = {
+    "factory": True,
+    "ws_max_size": 65_536,
+    "ws_per_message_deflate": False,
+}
+
+
+def serve_one(host: str, port: int) -> None:
+    uvicorn.run("app.main:create_app", host=host, port=port, **SERVER_OPTIONS)  # type: ignore[arg-type]
+
+
+def serve_many(host: str, port: int, count: int) -> None:
+    """``count`` processes on ports ``port`` .. ``port + count - 1``, each restarted if it
+    exits; all stopped on SIGINT or SIGTERM."""
+    command = [sys.executable, "-m", "app.serve", "--host", host, "--no-migrate", "--port"]
+    processes = {p: subprocess.Popen([*command, str(p)]) for p in range(port, port + count)}
+    stopping = False
+
+    def stop(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    print(f"serving {count} processes on http://{host}:{port} .. :{port + count - 1}")
+    while not stopping:
+        time.sleep(0.5)
+        for p, process in list(processes.items()):
+            if process.poll() is not None and not stopping:
+                print(f"the process on port {p} exited ({process.returncode}); starting it again")
+                processes[p] = subprocess.Popen([*command, str(p)])
+    for process in processes.values():
+        process.terminate()
+    for process in processes.values():
+        process.wait(15)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m app.serve", description=__doc__)
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--no-migrate", action="store_true", help="the database is migrated")
+    args = parser.parse_args(argv)
+    settings = get_settings()
+    if args.processes > 1 and not settings.redis_url:
+        raise SystemExit("Several processes share the rooms through Redis: set REDIS_URL.")
+    if not args.no_migrate:
+        upgrade_to_head(settings.database_url)
+    if args.processes > 1:
+        serve_many(args.host, args.port, args.processes)
+    else:
+        serve_one(args.host, args.port)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,151 @@
+"""Several server processes share the rooms (PostgreSQL the truth, Redis between them):
+any process serves any room and every seat's messages are exactly its view; the owner's
+death and a Redis restart lose nothing acknowledged."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from typing import Any
+
+import orjson
+
+from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
+from tests.app.redis_server import RedisServer
+from tests.conftest import LiveServer
+
+
+def servers(
+    factory: Factory, postgres_url: str, redis: RedisServer, count: int = 2
+) -> list[LiveServer]:
+    env = {"REDIS_URL": redis.url, "REDIS_PREFIX": f"test{secrets.token_hex(3)}", **UNLIMITED}
+    return [factory(database_url=postgres_url, **env) for _ in range(count)]
+
+
+def reconnected(seat: Seat, server: LiveServer) -> Seat:
+    """The same person, now connected to ``server`` (their tab reconnected elsewhere)."""
+    again = Seat(server, None)
+    again.http.cookies.set("parlour_session", seat.http.cookies.get("parlour_session") or "")
+    return again
+
+
+def acknowledged(seat: Seat, version: int, action: dict[str, Any]) -> None:
+    """Send an action until the table is past ``version``. A server that cannot answer for
+    a moment (its peer died, Redis restarts) says ``unavailable``: send it again, as a
+    player would; a resend after the first one went through is refused as stale."""
+    seat.act(version, action)
+    while True:
+        message = seat.receive()
+        if message["type"] == "state" and message["version"] > version:
+            return
+        if message["type"] == "error":
+            assert message["code"] in ("unavailable", "stale_version"), message
+            if message["code"] == "unavailable":
+                time.sleep(0.2)
+                seat.act(version, action)
+
+
+def play(
+    seats: list[Seat], watchers: list[Seat], version: int, rng: random.Random, moves: int | None
+) -> int:
+    """Random legal moves by whoever is awaited, until the end or ``moves`` moves."""
+    while not seats[0].state_at(version)["view"]["over"] and moves != 0:
+        current = [seat.state_at(version) for seat in seats]
+        mover = rng.choice(current[0]["view"]["to_act"])
+        acknowledged(seats[mover], version, rng.choice(current[mover]["view"]["legal_actions"]))
+        version += 1
+        for seat in [*seats, *watchers]:
+            seat.state_at(version)
+        moves = None if moves is None else moves - 1
+    return version
+
+
+def open_across(a: LiveServer, b: LiveServer) -> tuple[str, Seat, Seat]:
+    """Ann opens a Cupid room on ``a``; Bob takes the other seat through ``b``."""
+    ann, bob = Seat(a, "Ann"), Seat(b, "Bob")
+    body = {"game": "cupid", "seats": 2, "options": {"target": 40}}
+    room = ann.http.post("/api/rooms", json=body).json()
+    joined = bob.http.post(f"/api/rooms/{room['id']}/join", json={})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1 and joined.json()["room"]["seats"][1]["name"] == "Bob"
+    started = ann.http.post(f"/api/rooms/{room['id']}/start")
+    assert started.status_code == 200, started.text
+    return room["id"], ann, bob
+
+
+def test_a_match_across_two_processes_shows_each_seat_its_own_view(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    room_id, ann, bob = open_across(a, b)
+    ann.connect(room_id)  # on a, the room's owner
+    bob.connect(room_id)  # on b
+    eve, anonymous = Seat(b, "Eve"), Seat(a, None)
+    eve.connect(room_id)
+    anonymous.connect(room_id)
+    for seat in (ann, bob, eve, anonymous):
+        seat.state_at(0)
+    # Each process describes the room with everyone connected anywhere.
+    for server in (a, b):
+        described = ann.http.get(f"{server.url}/api/rooms/{room_id}").json()
+        assert [s["connected"] for s in described["seats"]] == [True, True]
+    play([ann, bob], [eve, anonymous], 0, random.Random(3), None)
+    result = check_against_truth(b, room_id, {0: ann, 1: bob, None: eve})
+    check_against_truth(a, room_id, {None: anonymous})
+    assert result["checked"] > 2 * len(result["record"]["events"])
+    for seat in (ann, bob, eve, anonymous):
+        seat.close()
+
+
+def test_the_owner_killed_mid_match_the_other_process_plays_on(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    room_id, ann, bob = open_across(a, b)
+    ann.connect(room_id)
+    bob.connect(room_id)
+    rng = random.Random(5)
+    version = play([ann, bob], [], 0, rng, 8)
+    a.kill()  # the owner: no shutdown, its lease simply stops being renewed
+    ann = reconnected(ann, b)
+    ann.connect(room_id)
+    assert ann.state_at(version)["version"] == version
+    final = play([ann, bob], [], version, rng, None)
+    record = bob.http.get(
+        f"/api/matches/{bob.http.get(f'/api/rooms/{room_id}').json()['match_id']}"
+    ).json()
+    assert record["status"] == "finished" and len(record["events"]) == final
+    check_against_truth(b, room_id, {0: ann, 1: bob})
+    ann.close()
+    bob.close()
+
+
+def test_a_redis_restart_mid_match_loses_nothing(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    room_id, ann, bob = open_across(a, b)
+    ann.connect(room_id)
+    bob.connect(room_id)
+    eve = Seat(b, "Eve")
+    eve.connect(room_id)
+    rng = random.Random(9)
+    version = play([ann, bob], [eve], 0, rng, 6)
+    redis_server.restart()
+    final = play([ann, bob], [eve], version, rng, None)
+    record = ann.http.get(
+        f"/api/matches/{ann.http.get(f'/api/rooms/{room_id}').json()['match_id']}"
+    ).json()
+    assert len(record["events"]) == final
+    check_against_truth(a, room_id, {0: ann, 1: bob, None: eve})
+    for seat in (ann, bob, eve):
+        seat.close()
+
+
+def test_one_process_alone_needs_no_redis(live_server_factory: Factory) -> None:
+    server = live_server_factory(**UNLIMITED)
+    ann = Seat(server, "Ann")
+    room = ann.http.post("/api/rooms", json={"game": "cupid", "seats": 2}).json()
+    assert orjson.loads(ann.http.get(f"/api/rooms/{room['id']}").content)["status"] == "waiting"
+    ann.close()
