@@ -1,4 +1,4 @@
-"""The one contract test every game in the registry must pass (DESIGN.md §3, §9.6).
+"""The one contract test every game in the registry must pass (games.base.Rules).
 
 Random seeded matches end; every legal action applies and anything else raises
 ``IllegalAction`` and changes nothing; ``apply`` never mutates its input; cards are
