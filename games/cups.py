@@ -534,14 +534,12 @@ class CupsRules(Engine[CupsState]):
             graveyards.append(entry)
         gift: dict[str, Any] | None = None
         if state.phase == "gift":
-            gift = {
-                "to": state.current,
-                "awaiting": list(state.waiting),
-                "chosen": [
-                    s for s in range(state.seats) if s != state.current and s not in state.waiting
-                ],
-            }
-            if seat is not None and seat != state.current and seat not in state.waiting:
+            chosen = [
+                s for s in range(state.seats) if s != state.current and s not in state.waiting
+            ]
+            gift = {"to": state.current, "awaiting": list(state.waiting), "chosen": chosen}
+            if seat in chosen:
+                # A giver who has chosen sees their own choice; nobody else does yet.
                 gift["mine"] = state.gifts[seat] or None
         common = self.common_view(
             state, seat, phase=state.phase, message=_message(state), last=thaw(state.last)

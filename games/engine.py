@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from games.base import Rules, check_dealer, check_deck, check_seats
+from games.frozen import Hands
 from games.options import Option, defaults, schema, settle
 
 
@@ -21,7 +22,7 @@ class Dealt(Protocol):
     """What the common view reads from any game's state."""
 
     @property
-    def hands(self) -> tuple[tuple[str, ...], ...]: ...
+    def hands(self) -> Hands: ...
 
     @property
     def dealer(self) -> int: ...
@@ -75,18 +76,18 @@ class Engine(Rules[S]):
         """
         hands = state.hands
         at_table = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(hands)
-        mine = seat if at_table else None
+        player = seat if at_table else None
         return {
             "game": self.name,
             "seats": len(hands),
             "seat": seat,
             "to_act": self.to_act(state),
             "scores": self.scores(state),
-            "legal_actions": [] if mine is None else self.legal_actions(state, mine),
+            "legal_actions": [] if player is None else self.legal_actions(state, player),
             "over": self.is_over(state),
             "winners": self.winners(state),
             "dealer": state.dealer,
-            "hand": [] if mine is None else list(hands[mine]),
+            "hand": [] if player is None else list(hands[player]),
             "hand_sizes": [len(h) for h in hands],
             "phase": phase,
             "message": message,
