@@ -324,7 +324,7 @@ class CupsRules(Engine[CupsState]):
             return self._graveyard(state, seat)
         return self._play(state, seat, act["card"])
 
-    def _gift_wait(self, state: CupsState, seat: Any) -> str | None:
+    def _gift_wait(self, state: CupsState, seat: object) -> str | None:
         """Why a seat that is not awaited in a gift step must wait, said more exactly than
         the generic "It is not your turn." (the Ace's player, a giver who chose, a player
         sitting out); the sentence still says "turn", as the contract test expects."""

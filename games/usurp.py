@@ -1,8 +1,8 @@
 """Usurp: a two-player game of following suit, bluffing face down and switching the Order.
 
-Rule source: the published rule text of "Usurp" by Noby Nobriga and Rusty Spell (2002), as
-read by our rulings. docs/rules/usurp.md states for players exactly what this module
-implements, including the rulings we made where the text is silent ("Our ruling").
+Rule source: the published rule text of "Usurp" by Noby Nobriga and Rusty Spell (2002), with
+our rulings, which win where the text is silent or ambiguous. docs/rules/usurp.md states for
+players exactly what this module implements, rulings included ("Our ruling").
 
 The shape of a hand: the dealer declares the Order (Regal: high wins, Common: low wins); then
 the players take turns, each playing one card onto the Discard as a Score, Usurp or Sluff Off

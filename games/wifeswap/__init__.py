@@ -105,7 +105,7 @@ def _sorted_hand(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=hand_key)
 
 
-def _parse_cards(value: Any, what: str) -> list[str]:
+def _parse_cards(value: object, what: str) -> list[str]:
     if not isinstance(value, list):
         raise IllegalAction(f"{what} must be a list of card codes.")
     for card in value:
