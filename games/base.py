@@ -1,24 +1,27 @@
-"""The rules contract shared by every game (DESIGN.md §3).
+"""The rules contract shared by every game, and the checks every game makes the same way.
 
-A game is an object with the members of :class:`Rules`. States are immutable values
-(frozen dataclasses and tuples); ``apply`` returns a new state or raises
-:class:`IllegalAction` with a sentence a player understands. Actions travel in wire form:
-small JSON objects with a ``type`` and their fields.
+A game is an object with the members of :class:`Rules`, generic in the type of its state,
+so that a type checker holds each engine to the contract with its own state type. States
+are immutable values (frozen dataclasses and tuples); ``apply`` returns a new state or
+raises :class:`IllegalAction` with a sentence a player understands. Actions travel in wire
+form: small JSON objects with a ``type`` and their fields.
 
-This module also holds the few helpers every game shares, so that "the match is over",
-"it is not your turn" and "that is not a legal move" read the same in every game, and
-:func:`replay`, which folds an action log through ``apply``: the log plus the seed *is*
-the match.
+The checks below make "the match is over", "it is not your turn" and "that is not a legal
+move" read the same in every game. :func:`states` folds an action log through ``apply``:
+the log plus the seed *is* the match.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
-State = Any
 Action = dict[str, Any]
+# Which drawing of the cards a game is shown with (the client has one set of faces each).
+Pack = Literal["french", "spanish", "tarot"]
 S = TypeVar("S")
+# A state type only ever taken in, never given back (Previews).
+S_in = TypeVar("S_in", contravariant=True)
 
 
 class IllegalAction(ValueError):
@@ -26,20 +29,16 @@ class IllegalAction(ValueError):
 
 
 @runtime_checkable
-class Rules(Protocol):
-    """What every game in ``games.REGISTRY`` provides.
+class Rules(Protocol[S]):
+    """What every game in ``games.REGISTRY`` provides; ``S`` is the game's state type.
 
-    The first block is the contract of DESIGN.md §3. ``deck``, ``zones`` and
-    ``hidden_cards`` let the shared contract test check conservation of cards and
-    hidden information for every game without knowing its rules.
+    The members up to ``winners`` are what the server uses. ``deck``, ``zones`` and
+    ``hidden_cards`` let the shared contract test check conservation of cards and hidden
+    information for every game without knowing its rules.
 
-    A game may also have one optional member, ``preview(state, seat, action) -> dict``:
-    what the seat would see of an action without playing it. It raises
-    :class:`IllegalAction` exactly as ``apply`` would (same message) and returns a
-    JSON-safe dict of public consequences only (never anything the seat may not know —
-    e.g. never the cards drawn afterwards). Being optional, it is not a member of this
-    protocol (``isinstance`` would then demand it of every game): :class:`Previews`
-    describes it, and games without it need nothing.
+    A game may also have one optional member, ``preview``, described by :class:`Previews`.
+    Being optional, it is not a member of this protocol (``isinstance`` would then demand
+    it of every game).
     """
 
     name: str
@@ -47,6 +46,8 @@ class Rules(Protocol):
     min_seats: int
     max_seats: int
     lower_scores_win: bool  # True where scores count against you (Cups: cards left)
+    pack: Pack
+    blurb: str  # one sentence for the lobby; the full rules are in docs/rules/<name>.md
 
     def default_options(self) -> dict[str, Any]: ...
 
@@ -65,21 +66,21 @@ class Rules(Protocol):
         seed: int | str,
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
-    ) -> State: ...
+    ) -> S: ...
 
-    def to_act(self, state: State) -> list[int]: ...
+    def to_act(self, state: S) -> list[int]: ...
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
 
-    def apply(self, state: State, seat: int, action: Action) -> State: ...
+    def apply(self, state: S, seat: int, action: Action) -> S: ...
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
 
-    def is_over(self, state: State) -> bool: ...
+    def is_over(self, state: S) -> bool: ...
 
-    def scores(self, state: State) -> list[int]: ...
+    def scores(self, state: S) -> list[int]: ...
 
-    def winners(self, state: State) -> list[int]: ...
+    def winners(self, state: S) -> list[int]: ...
 
     # --- introspection used by the shared contract test -------------------------------
 
@@ -87,23 +88,23 @@ class Rules(Protocol):
         """Every card of a match with these settings (the order is irrelevant)."""
         ...
 
-    def zones(self, state: State) -> dict[str, list[str]]:
+    def zones(self, state: S) -> dict[str, list[str]]:
         """Every place a card can be, named, with its cards (including cards out of play).
 
         The union of all zones is always exactly ``deck(...)``: cards are conserved.
         """
         ...
 
-    def hidden_cards(self, state: State, seat: int | None) -> frozenset[str]:
+    def hidden_cards(self, state: S, seat: int | None) -> frozenset[str]:
         """The cards that ``seat`` (``None``: a spectator) may not know right now."""
         ...
 
 
 @runtime_checkable
-class Previews(Protocol):
+class Previews(Protocol[S_in]):
     """The optional member of :class:`Rules` that answers "what would this action do?"."""
 
-    def preview(self, state: State, seat: int, action: Action) -> dict[str, Any]:
+    def preview(self, state: S_in, seat: int, action: Action) -> dict[str, Any]:
         """What the seat would see of an action without playing it.
 
         Raises :class:`IllegalAction` exactly as ``apply`` would (same message); returns a
@@ -113,10 +114,32 @@ class Previews(Protocol):
         ...
 
 
+# --- a match is its log ---------------------------------------------------------------
+
+
+def states(
+    rules: Rules[S],
+    seats: int,
+    seed: int | str,
+    options: Mapping[str, Any] | None,
+    deck: Sequence[str] | None,
+    actions: Iterable[tuple[int, Action]],
+) -> Iterator[S]:
+    """The match as it went: the state after ``new_game``, then after every ``(seat, action)``.
+
+    ``games.replay`` is the last of them; a review of a finished match walks them all.
+    """
+    state = rules.new_game(seats, seed, options, deck)
+    yield state
+    for seat, action in actions:
+        state = rules.apply(state, seat, action)
+        yield state
+
+
 # --- shared checks --------------------------------------------------------------------
 
 
-def check_seats(rules: Rules, seats: int) -> None:
+def check_seats(rules: Rules[Any], seats: object) -> None:
     """Refuse a seat count outside the game's range."""
     if not isinstance(seats, int) or isinstance(seats, bool):
         raise IllegalAction(f"The number of seats must be a whole number, not {seats!r}.")
@@ -126,49 +149,6 @@ def check_seats(rules: Rules, seats: int) -> None:
         else:
             wanted = f"between {rules.min_seats} and {rules.max_seats}"
         raise IllegalAction(f"{rules.title} is played by {wanted} players, not {seats}.")
-
-
-def merge_options(
-    defaults: Mapping[str, Any],
-    given: Mapping[str, Any] | None,
-    choices: Mapping[str, Iterable[Any]] | None = None,
-    *,
-    extra: Iterable[str] = ("dealer",),
-) -> dict[str, Any]:
-    """Return ``defaults`` updated with ``given``, refusing unknown options.
-
-    ``choices`` maps an option to the values it may take (a ``range`` or a collection);
-    options without an entry are only checked for type (same type as the default).
-    ``extra`` names options with no default (``dealer``); games check their values.
-    """
-    if given is None:
-        given = {}
-    if not isinstance(given, Mapping):
-        raise IllegalAction("Options must be a JSON object.")
-    merged = dict(defaults)
-    allowed = set(defaults) | set(extra)
-    for key, value in given.items():
-        if key not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise IllegalAction(f"Unknown option {key!r}; this game knows: {known}.")
-        if choices and key in choices:
-            # Same type as well as equal: True is not 1 and 15.0 is not 15.
-            if not any(type(value) is type(o) and value == o for o in choices[key]):
-                shown = _describe_choices(choices[key])
-                raise IllegalAction(f"Option {key!r} must be {shown}, not {value!r}.")
-        elif key in defaults and defaults[key] is not None:
-            expected = type(defaults[key])
-            if type(value) is not expected:
-                raise IllegalAction(f"Option {key!r} must be a {expected.__name__}, not {value!r}.")
-        merged[key] = value
-    return merged
-
-
-def _describe_choices(values: Iterable[Any]) -> str:
-    if isinstance(values, range):
-        return f"a whole number from {values.start} to {values.stop - 1}"
-    shown = [repr(v) for v in values]
-    return "one of " + ", ".join(shown)
 
 
 def check_dealer(options: Mapping[str, Any], seats: int) -> int | None:
@@ -204,7 +184,7 @@ def check_deck(deck: Sequence[str] | None, expected: Sequence[str]) -> list[str]
     return given
 
 
-def check_turn(rules: Rules, state: State, seat: Any) -> None:
+def check_turn(rules: Rules[S], state: S, seat: object) -> None:
     """Refuse an action from a seat that is not awaited (or when the match is over)."""
     if rules.is_over(state):
         raise IllegalAction("The match is over.")
@@ -217,7 +197,7 @@ def check_turn(rules: Rules, state: State, seat: Any) -> None:
         raise IllegalAction("It is not your turn.")
 
 
-def check_action_shape(action: Any) -> Action:
+def check_action_shape(action: object) -> Action:
     """Refuse anything that is not a JSON object with a string ``type``."""
     if not isinstance(action, Mapping):
         raise IllegalAction("An action must be a JSON object with a 'type'.")
@@ -227,19 +207,23 @@ def check_action_shape(action: Any) -> Action:
     return dict(action)
 
 
+# A game's own sentence for why a refused action is illegal, or None for the generic one.
+Explain = Callable[[S, int, Action], str | None]
+
+
 def require_legal(
-    rules: Rules,
-    state: State,
-    seat: Any,
-    action: Any,
+    rules: Rules[S],
+    state: S,
+    seat: int,
+    action: object,
     *,
-    explain: Any = None,
+    explain: Explain[S] | None = None,
 ) -> Action:
     """The shared gate at the top of every ``apply``: turn, shape, then legality.
 
-    ``legal_actions`` is the truth (DESIGN.md §9.4); an action is legal when it equals one
-    of them exactly. ``explain(state, seat, action)``, when given, returns the game's own
-    sentence for why a refused action is illegal (e.g. "You must follow suit (hearts).").
+    ``legal_actions`` is the truth; an action is legal when it equals one of them exactly.
+    ``explain(state, seat, action)``, when given, returns the game's own sentence for why a
+    refused action is illegal (e.g. "You must follow suit (hearts).").
     """
     check_turn(rules, state, seat)
     act = check_action_shape(action)
@@ -259,6 +243,9 @@ def require_legal(
     raise IllegalAction(f"That {act['type']} is not allowed now.")
 
 
+# --- seats ----------------------------------------------------------------------------
+
+
 def rotate(seat: int, steps: int, seats: int) -> int:
     """The seat ``steps`` places clockwise (left) of ``seat``."""
     return (seat + steps) % seats
@@ -270,21 +257,3 @@ def top_scorers(scores: Sequence[int], *, lowest: bool = False) -> list[int]:
         return []
     best = min(scores) if lowest else max(scores)
     return [seat for seat, score in enumerate(scores) if score == best]
-
-
-def replay(
-    name: str,
-    seats: int,
-    seed: int | str,
-    options: Mapping[str, Any] | None,
-    deck: Sequence[str] | None,
-    actions: Iterable[tuple[int, Action]],
-) -> State:
-    """Rebuild a match: ``new_game`` then ``apply`` every ``(seat, action)`` in order."""
-    from games import get  # the registry imports the games, which import this module
-
-    rules = get(name)
-    state = rules.new_game(seats, seed, options, deck)
-    for seat, action in actions:
-        state = rules.apply(state, seat, action)
-    return state

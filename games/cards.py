@@ -1,4 +1,4 @@
-"""Card codes, decks and seeded shuffles (DESIGN.md §3, "Card codes").
+"""Card codes, decks and seeded shuffles.
 
 A card code is its rank then its suit with no separator: ``10H``, ``QD``, ``AS``; the Joker
 is ``JK``. French suits are S H D C; the Spanish 48-card pack (Coins) uses C O S B with

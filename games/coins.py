@@ -1,9 +1,8 @@
 """Coins: Mark Steere's three-player trick-taking game with the Spanish 48-card deck.
 
-Rule source: "Coins" by Mark Steere (Board Game Arena game help,
-/work/shared/seeds/001_d6336a4cca594150.txt), with the Coins section of
-/work/shared/RULINGS.md, which wins where the two differ. Our own choices where both are
-silent are written up in docs/rules/coins.md ("Our ruling").
+Rule source: the published rule text of "Coins" by Mark Steere (its Board Game Arena game
+help), with our rulings in docs/rules/coins.md, which win where the text is silent or
+ambiguous ("Our ruling").
 
 Shape (OpenSpiel style): constants, the trick arithmetic, the frozen state, then the
 contract's verbs in order. There is no obligation to follow suit; who takes a trick depends
@@ -15,19 +14,23 @@ moment a player reaches the target, even in the middle of a hand.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from games.base import (
-    Action,
-    check_dealer,
-    check_deck,
-    check_seats,
-    merge_options,
-    require_legal,
-    rotate,
+from games.base import Action, require_legal, rotate
+from games.cards import (
+    SPANISH_RANKS,
+    SPANISH_SUITS,
+    SUIT_NAMES,
+    rank_of,
+    rng_for,
+    shuffled,
+    suit_of,
 )
-from games.cards import SPANISH_RANKS, SPANISH_SUITS, rank_of, rng_for, shuffled, suit_of
+from games.engine import Engine, cards_played
+from games.frozen import Record, add_at, evolve, remove_card, thaw
+from games.options import Choice
+from games.phrasing import Phrasing, plural
 
 SEATS = 3
 HAND_SIZE = 16
@@ -36,12 +39,12 @@ TARGETS = (10, 15, 20)
 DEFAULT_TARGET = 15
 COINS = "O"
 
-# Cups beat Coins, Coins beat Swords, Swords beat Clubs, Clubs beat Cups (RULINGS.md).
+# Cups beat Coins, Coins beat Swords, Swords beat Clubs, Clubs beat Cups (docs/rules/coins.md).
 CYCLE = ("C", "O", "S", "B")
 DECK: tuple[str, ...] = tuple(rank + suit for suit in SPANISH_SUITS for rank in SPANISH_RANKS)
 # Lower is stronger: A K N J 9 ... 2.
 STRENGTH = {rank: i for i, rank in enumerate(SPANISH_RANKS)}
-SUIT_NAMES = {"C": "cups", "O": "coins", "S": "swords", "B": "clubs"}
+CYCLE_NAMES = tuple(SUIT_NAMES["spanish"][suit] for suit in CYCLE)  # shown in every view
 
 
 # --- trick arithmetic ---------------------------------------------------------------
@@ -52,7 +55,7 @@ def _higher(cards: Sequence[str]) -> str:
 
 
 def winning_card(cards: Sequence[str]) -> str:
-    """The card that takes a three-card trick (TRICK CARD VALUES and RULINGS.md)."""
+    """The card that takes a three-card trick (TRICK CARD VALUES and our rulings)."""
     suits = [suit_of(c) for c in cards]
     distinct = set(suits)
     if len(distinct) == 3:
@@ -100,21 +103,13 @@ class CoinsState:
     scores: tuple[int, ...]
     hand_points: tuple[int, ...]
     tricks_taken: tuple[int, ...]  # this hand
-    last: tuple[tuple[str, Any], ...]  # the last action, publicly; () at the start
+    last: Record  # the last action, publicly; () at the start
     previous: tuple[int, ...]  # last hand: (hand, points per seat..., last-trick winner)
     winner: int  # -1 until someone reaches the target
 
     @property
     def over(self) -> bool:
         return self.winner >= 0
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
-
-
-def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
-    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
 
 
 def _start_hand(
@@ -125,7 +120,7 @@ def _start_hand(
     for i, card in enumerate(cards):
         hands[rotate(dealer, 1 + i, SEATS)].append(card)
     leader = rotate(dealer, 1, SEATS)
-    return replace(
+    return evolve(
         state,
         counter=counter,
         hand_no=hand_no,
@@ -144,7 +139,7 @@ def _start_hand(
     )
 
 
-class CoinsRules:
+class CoinsRules(Engine[CoinsState]):
     """The Coins rules engine (games.base.Rules)."""
 
     name = "coins"
@@ -152,22 +147,14 @@ class CoinsRules:
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
+    pack = "spanish"
+    blurb = (
+        "Three players, the Spanish deck and a cycle of suits: three different suits "
+        "and the missing one decides who wins. Only Coins score."
+    )
+    table_options = (Choice("target", "Points to win", DEFAULT_TARGET, TARGETS),)
 
-    # --- options and setup --------------------------------------------------------
-
-    def default_options(self) -> dict[str, Any]:
-        return {"target": DEFAULT_TARGET}
-
-    def options_schema(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "target",
-                "label": "Points to win",
-                "type": "choice",
-                "default": DEFAULT_TARGET,
-                "choices": list(TARGETS),
-            }
-        ]
+    # --- setup ------------------------------------------------------------------------
 
     def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
         return list(DECK)
@@ -179,13 +166,10 @@ class CoinsRules:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CoinsState:
-        check_seats(self, seats)
-        opts = merge_options(self.default_options(), options, {"target": TARGETS})
-        dealer = check_dealer(opts, seats)
-        cards = check_deck(deck, DECK)
+        opts, dealer, cards = self.checked_setup(seats, options, deck)
         if dealer is None:
             # "The oldest player" deals first; a website does not know ages, so the
-            # seeded RNG picks (RULINGS.md: first dealer random).
+            # seeded RNG picks (our ruling: first dealer random).
             dealer = rng_for(seed, 0).randrange(SEATS)
         # Counter 0 picks the dealer, counter 1 is the first deal (even when a stacked deck
         # replaces it), so later deals do not depend on how the first was made.
@@ -241,28 +225,23 @@ class CoinsRules:
 
     def apply(self, state: CoinsState, seat: int, action: Action) -> CoinsState:
         card = require_legal(self, state, seat, action, explain=self._explain)["card"]
-        hands = tuple(
-            tuple(c for c in hand if c != card) if i == seat else hand
-            for i, hand in enumerate(state.hands)
-        )
         won = state.won
         last_trick = state.last_trick
         if not state.trick and last_trick:
             # A new trick starts: the shown trick is collected face down.
-            cards = tuple(c for _, c in last_trick)
-            won = tuple(w + cards if i == state.last_winner else w for i, w in enumerate(won))
+            won = add_at(won, state.last_winner, tuple(c for _, c in last_trick))
             last_trick = ()
         trick = (*state.trick, (seat, card))
-        state = replace(
+        state = evolve(
             state,
-            hands=hands,
+            hands=remove_card(state.hands, seat, card),
             won=won,
             last_trick=last_trick,
             trick=trick,
             last=(("seat", seat), ("type", "play"), ("card", card)),
         )
         if len(trick) < SEATS:
-            return replace(state, turn=rotate(seat, 1, SEATS))
+            return evolve(state, turn=rotate(seat, 1, SEATS))
         return self._finish_trick(state)
 
     def _finish_trick(self, state: CoinsState) -> CoinsState:
@@ -270,42 +249,38 @@ class CoinsRules:
         top = winning_card(cards)
         winner = next(s for s, c in state.trick if c == top)
         points = coin_points(cards)
-        state = replace(
+        state = evolve(
             state,
             trick=(),
             last_trick=state.trick,
             last_winner=winner,
             last_points=points,
-            scores=_add(state.scores, winner, points),
-            hand_points=_add(state.hand_points, winner, points),
-            tricks_taken=_add(state.tricks_taken, winner, 1),
+            scores=add_at(state.scores, winner, points),
+            hand_points=add_at(state.hand_points, winner, points),
+            tricks_taken=add_at(state.tricks_taken, winner, 1),
             tricks_played=state.tricks_played + 1,
             leader=winner,
             turn=winner,
         )
         if state.scores[winner] >= state.target:
-            return replace(state, winner=winner)
+            return evolve(state, winner=winner)
         if state.tricks_played < TRICKS_PER_HAND:
             return state
         # Nobody reached the target: the player to the right of the last trick's winner
         # deals the next hand, so that winner (the dealer's left) leads again.
         previous = (state.hand_no, *state.hand_points, winner)
-        cards = shuffled(DECK, state.seed, state.counter)
+        next_deal = shuffled(DECK, state.seed, state.counter)
         dealer = rotate(winner, -1, SEATS)
-        state = replace(state, previous=previous)
-        return _start_hand(state, cards, dealer, state.hand_no + 1, state.counter + 1)
+        state = evolve(state, previous=previous)
+        return _start_hand(state, next_deal, dealer, state.hand_no + 1, state.counter + 1)
 
     # --- what each seat sees ---------------------------------------------------------
 
     def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
-        hidden = self.hidden_cards(state, seat)
-        last: dict[str, Any] | None = None
-        if state.last:
-            last = {k: v for k, v in state.last if not (k == "card" and v in hidden)}
         last_trick = None
         if state.last_trick:
             last_trick = {
-                "cards": [{"seat": s, "card": c} for s, c in state.last_trick],
+                "cards": cards_played(state.last_trick),
                 "winner": state.last_winner,
                 "points": state.last_points,
             }
@@ -316,56 +291,26 @@ class CoinsRules:
                 "points": list(state.previous[1 : 1 + SEATS]),
                 "last_trick_winner": state.previous[1 + SEATS],
             }
-        return {
-            "game": self.name,
-            "seats": SEATS,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "scores": self.scores(state),
-            "legal_actions": [] if seat is None else self.legal_actions(state, seat),
-            "over": state.over,
-            "winners": self.winners(state),
-            "dealer": state.dealer,
-            "hand": [] if seat is None else list(state.hands[seat]),
-            "hand_sizes": [len(h) for h in state.hands],
-            "phase": "over" if state.over else "play",
-            "message": self._message(state, seat),
-            "last": last,
+        common = self.common_view(
+            state,
+            seat,
+            phase="over" if state.over else "play",
+            message=_message(state, Phrasing(seat)),
+            last=thaw(state.last, self.hidden_cards(state, seat)),
+        )
+        return common | {
             "target": state.target,
             "hand_number": state.hand_no,
             "trick_number": state.tricks_played + (0 if state.over else 1),
             "tricks_per_hand": TRICKS_PER_HAND,
             "leader": state.leader,
-            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "trick": cards_played(state.trick),
             "last_trick": last_trick,
             "hand_points": list(state.hand_points),
             "tricks_taken": list(state.tricks_taken),
             "previous_hand": previous,
-            "suit_cycle": ["cups", "coins", "swords", "clubs"],
+            "suit_cycle": list(CYCLE_NAMES),
         }
-
-    def _message(self, state: CoinsState, seat: int | None) -> str:
-        def who(s: int, start: bool = True) -> str:
-            if s == seat:
-                return "You" if start else "you"
-            return f"Seat {s + 1}"
-
-        def verb(s: int, you: str, other: str, start: bool = True) -> str:
-            return f"{who(s, start)} {you if s == seat else other}"
-
-        if state.over:
-            return f"{who(state.winner)} reached {state.target} points and won."
-        if state.trick:
-            return f"{verb(state.turn, 'play', 'plays')} to the trick."
-        if state.tricks_played == 0:
-            return (
-                f"Hand {state.hand_no}: {who(state.dealer, start=False)} dealt; "
-                f"{verb(state.turn, 'lead', 'leads', start=False)}."
-            )
-        return (
-            f"{who(state.last_winner)} took the trick ({_points(state.last_points)}); "
-            f"{verb(state.turn, 'lead', 'leads', start=False)} the next."
-        )
 
     def is_over(self, state: CoinsState) -> bool:
         return state.over
@@ -393,6 +338,19 @@ class CoinsRules:
             if s != seat:
                 hidden.extend(state.hands[s])
         return frozenset(hidden)
+
+
+def _message(state: CoinsState, you: Phrasing) -> str:
+    """One sentence on what is awaited now, addressing the viewer as "You"."""
+    if state.over:
+        return f"{you.who(state.winner)} reached {state.target} points and won."
+    if state.trick:
+        return f"{you.who_does(state.turn, 'play', 'plays')} to the trick."
+    leads = you.who_does(state.turn, "lead", "leads", start=False)
+    if state.tricks_played == 0:
+        return f"Hand {state.hand_no}: {you.who(state.dealer, start=False)} dealt; {leads}."
+    took = f"{you.who(state.last_winner)} took the trick ({plural(state.last_points, 'point')})"
+    return f"{took}; {leads} the next."
 
 
 RULES = CoinsRules()

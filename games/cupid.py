@@ -1,8 +1,7 @@
 """Cupid: a two-player racing trick-taking game with a 24-card deck.
 
-Rule source: "Cupid" by Mark S. Ball, v1.1.9 (/work/shared/seeds/000_f56fc89ee8d42ff3.txt),
-with the Cupid section of /work/shared/RULINGS.md, which wins where the two differ. Our own
-choices where both are silent are written up in docs/rules/cupid.md ("Our ruling").
+Rule source: the published rule text of "Cupid" by Mark S. Ball, v1.1.9, with our rulings
+in docs/rules/cupid.md, which win where the text is silent or ambiguous ("Our ruling").
 
 Shape (OpenSpiel style): constants, the card order and trick arithmetic, the frozen state,
 then the contract's verbs in order. A round is 11 two-card tricks; after each of the first
@@ -15,18 +14,15 @@ target, even in the middle of a round.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from games.base import (
-    Action,
-    check_dealer,
-    check_deck,
-    check_seats,
-    merge_options,
-    require_legal,
-)
+from games.base import Action, require_legal
 from games.cards import JOKER, rank_of, rng_for, shuffled, suit_of
+from games.engine import Engine, cards_played
+from games.frozen import Record, add_at, evolve, remove_card, thaw
+from games.options import IntRange
+from games.phrasing import Phrasing, plural
 
 SEATS = 2
 HAND_SIZE = 5
@@ -40,7 +36,7 @@ CHARACTER_VALUE = 11  # each character card in a character + character trick
 QUEEN, JACK, KING = "QD", "JC", "KH"
 CHARACTERS = frozenset({QUEEN, JACK, KING})
 
-# The ruled order, low to high (RULINGS.md): every card has its own place, so two cards
+# The ruled order, low to high (docs/rules/cupid.md): every card has its own place, so two cards
 # never tie. The one exception to "higher takes the trick" is the Queen taking the King.
 ORDER: tuple[str, ...] = (
     JOKER,
@@ -76,7 +72,7 @@ def number_value(card: str) -> int:
 
 
 def trick_value(first: str, second: str) -> int:
-    """The points a two-card trick is worth (the SCORE section and RULINGS.md)."""
+    """The points a two-card trick is worth (the SCORE section and our rulings)."""
     if JOKER in (first, second):
         return 0
     first_char, second_char = first in CHARACTERS, second in CHARACTERS
@@ -128,13 +124,9 @@ class CupidState:
     scores: tuple[int, ...]
     round_points: tuple[int, ...]
     tricks_taken: tuple[int, ...]  # this round
-    last: tuple[tuple[str, Any], ...]  # the last action, publicly; () at the start
+    last: Record  # the last action, publicly; () at the start
     previous: tuple[int, ...]  # last round: (round, points 0, points 1, last-trick winner, prize)
     winner: int  # -1 until someone reaches the target
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _other(seat: int) -> int:
@@ -160,7 +152,7 @@ def _start_round(
     state: CupidState, cards: Sequence[str], dealer: int, round_no: int, counter: int
 ) -> CupidState:
     """A fresh deal; the dealer leads the first trick."""
-    return replace(
+    return evolve(
         state,
         counter=counter,
         round=round_no,
@@ -181,11 +173,7 @@ def _start_round(
     )
 
 
-def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
-    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
-
-
-class CupidRules:
+class CupidRules(Engine[CupidState]):
     """The Cupid rules engine (games.base.Rules)."""
 
     name = "cupid"
@@ -193,23 +181,14 @@ class CupidRules:
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
+    pack = "french"
+    blurb = (
+        "A racing trick-taking duel with 24 cards: every trick's worth depends on both "
+        "cards in it, and the Queen alone takes the King."
+    )
+    table_options = (IntRange("target", "Points to win", DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),)
 
-    # --- options and setup --------------------------------------------------------
-
-    def default_options(self) -> dict[str, Any]:
-        return {"target": DEFAULT_TARGET}
-
-    def options_schema(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "target",
-                "label": "Points to win",
-                "type": "int",
-                "default": DEFAULT_TARGET,
-                "min": TARGET_MIN,
-                "max": TARGET_MAX,
-            }
-        ]
+    # --- setup ------------------------------------------------------------------------
 
     def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
         return list(ORDER)
@@ -221,12 +200,7 @@ class CupidRules:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CupidState:
-        check_seats(self, seats)
-        opts = merge_options(
-            self.default_options(), options, {"target": range(TARGET_MIN, TARGET_MAX + 1)}
-        )
-        dealer = check_dealer(opts, seats)
-        cards = check_deck(deck, ORDER)
+        opts, dealer, cards = self.checked_setup(seats, options, deck)
         if dealer is None:
             # Each player draws a card from a shuffled deck; the lower card deals. The
             # ruled order is total, so the two cards never tie and no redraw is needed.
@@ -304,22 +278,23 @@ class CupidRules:
         return self._play(state, seat, act["card"])
 
     def _play(self, state: CupidState, seat: int, card: str) -> CupidState:
-        hands = tuple(
-            tuple(c for c in hand if c != card) if i == seat else hand
-            for i, hand in enumerate(state.hands)
-        )
         won = state.won
         last_trick = state.last_trick
         if not state.trick and last_trick:
             # A new trick starts: the shown trick is collected face down.
-            cards = tuple(c for _, c in last_trick)
-            won = tuple(w + cards if i == state.last_winner else w for i, w in enumerate(won))
+            won = add_at(won, state.last_winner, tuple(c for _, c in last_trick))
             last_trick = ()
         trick = (*state.trick, (seat, card))
-        last = (("seat", seat), ("type", "play"), ("card", card))
-        state = replace(state, hands=hands, won=won, last_trick=last_trick, trick=trick, last=last)
+        state = evolve(
+            state,
+            hands=remove_card(state.hands, seat, card),
+            won=won,
+            last_trick=last_trick,
+            trick=trick,
+            last=(("seat", seat), ("type", "play"), ("card", card)),
+        )
         if len(trick) < SEATS:
-            return replace(state, turn=_other(seat))
+            return evolve(state, turn=_other(seat))
         return self._finish_trick(state)
 
     def _finish_trick(self, state: CupidState) -> CupidState:
@@ -329,39 +304,39 @@ class CupidRules:
         points = trick_value(lead_card, follow_card)
         # Won with the Jack: the Jack's owner still draws first, but the loser leads.
         next_leader = _other(winner) if winning_card == JACK else winner
-        state = replace(
+        state = evolve(
             state,
             trick=(),
             last_trick=state.trick,
             last_winner=winner,
             last_points=points,
-            scores=_add(state.scores, winner, points),
-            round_points=_add(state.round_points, winner, points),
-            tricks_taken=_add(state.tricks_taken, winner, 1),
+            scores=add_at(state.scores, winner, points),
+            round_points=add_at(state.round_points, winner, points),
+            tricks_taken=add_at(state.tricks_taken, winner, 1),
             tricks_played=state.tricks_played + 1,
             next_leader=next_leader,
         )
         if state.scores[winner] >= state.target:
-            return replace(state, phase="over", winner=winner)
+            return evolve(state, phase="over", winner=winner)
         if state.tricks_played == TRICKS_PER_ROUND:
             return self._award_prize(state, winner)
         if state.turnup:
-            return replace(state, phase="draw", turn=winner)
-        return replace(state, phase="play", turn=next_leader)
+            return evolve(state, phase="draw", turn=winner)
+        return evolve(state, phase="play", turn=next_leader)
 
     def _award_prize(self, state: CupidState, winner: int) -> CupidState:
         """The last trick's winner takes the prize trick and scores it like a trick."""
         points = trick_value(*state.prize)
-        state = replace(
+        state = evolve(
             state,
-            won=tuple(w + state.prize if i == winner else w for i, w in enumerate(state.won)),
+            won=add_at(state.won, winner, state.prize),
             prize=(),
             prize_points=points,
-            scores=_add(state.scores, winner, points),
-            round_points=_add(state.round_points, winner, points),
+            scores=add_at(state.scores, winner, points),
+            round_points=add_at(state.round_points, winner, points),
         )
         if state.scores[winner] >= state.target:
-            return replace(state, phase="over", winner=winner)
+            return evolve(state, phase="over", winner=winner)
         # More points deals and leads the next round; equal scores: the last trick's taker.
         a, b = state.scores
         dealer = winner if a == b else (0 if a > b else 1)
@@ -372,7 +347,7 @@ class CupidRules:
             points,
         )
         cards = shuffled(ORDER, state.seed, state.counter)
-        state = replace(state, previous=previous)
+        state = evolve(state, previous=previous)
         return _start_round(state, cards, dealer, state.round + 1, state.counter + 1)
 
     def _draw(self, state: CupidState, seat: int, source: str) -> CupidState:
@@ -385,7 +360,7 @@ class CupidRules:
         stock = state.stock[1:]
         # A new turn-up is turned while the stock still has cards.
         new_turnup = stock[:1]
-        return replace(
+        return evolve(
             state,
             hands=hands,
             stock=stock[1:],
@@ -398,14 +373,10 @@ class CupidRules:
     # --- what each seat sees ---------------------------------------------------------
 
     def view(self, state: CupidState, seat: int | None) -> dict[str, Any]:
-        hidden = self.hidden_cards(state, seat)
-        last: dict[str, Any] | None = None
-        if state.last:
-            last = {k: v for k, v in state.last if not (k == "card" and v in hidden)}
         last_trick = None
         if state.last_trick:
             last_trick = {
-                "cards": [{"seat": s, "card": c} for s, c in state.last_trick],
+                "cards": cards_played(state.last_trick),
                 "winner": state.last_winner,
                 "points": state.last_points,
             }
@@ -421,27 +392,20 @@ class CupidRules:
                 "last_trick_winner": taker,
                 "prize_points": prize_pts,
             }
-        return {
-            "game": self.name,
-            "seats": SEATS,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "scores": self.scores(state),
-            "legal_actions": [] if seat is None else self.legal_actions(state, seat),
-            "over": self.is_over(state),
-            "winners": self.winners(state),
-            "dealer": state.dealer,
-            "hand": [] if seat is None else list(state.hands[seat]),
-            "hand_sizes": [len(h) for h in state.hands],
-            "phase": state.phase,
-            "message": self._message(state, seat),
-            "last": last,
+        common = self.common_view(
+            state,
+            seat,
+            phase=state.phase,
+            message=_message(state, Phrasing(seat)),
+            last=thaw(state.last, self.hidden_cards(state, seat)),
+        )
+        return common | {
             "target": state.target,
             "round": state.round,
             "trick_number": state.tricks_played + (1 if state.phase == "play" else 0),
             "tricks_per_round": TRICKS_PER_ROUND,
             "leader": state.trick[0][0] if state.trick else state.next_leader,
-            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "trick": cards_played(state.trick),
             "turnup": state.turnup[0] if state.turnup else None,
             "stock_size": len(state.stock),
             "prize_size": len(state.prize),
@@ -451,36 +415,6 @@ class CupidRules:
             "tricks_taken": list(state.tricks_taken),
             "previous_round": previous,
         }
-
-    def _message(self, state: CupidState, seat: int | None) -> str:
-        def who(s: int, start: bool = True) -> str:
-            if s == seat:
-                return "You" if start else "you"
-            return f"Seat {s + 1}"
-
-        def verb(s: int, you: str, other: str, start: bool = True) -> str:
-            return f"{who(s, start)} {you if s == seat else other}"
-
-        if state.phase == "over":
-            return f"{who(state.winner)} reached {state.target} points and won."
-        if state.phase == "draw":
-            took = f"{who(state.last_winner)} won the trick ({_points(state.last_points)})"
-            choose = verb(state.turn, "choose", "chooses", start=False)
-            return f"{took}; {choose} the stock's top card or the turn-up."
-        if state.trick:
-            return f"{verb(state.turn, 'answer', 'answers')} the lead."
-        if state.tricks_played == 0:
-            opening = (
-                f"Round {state.round}: "
-                f"{verb(state.dealer, 'deal and lead', 'deals and leads', start=False)}."
-            )
-            if state.previous:
-                opening += f" Last round's prize trick: {_points(state.previous[4])}."
-            return opening
-        note = ""
-        if state.next_leader != state.last_winner:
-            note = " (the trick was won with the Jack, so the loser leads)"
-        return f"{verb(state.turn, 'lead', 'leads')} the next trick{note}."
 
     def is_over(self, state: CupidState) -> bool:
         return state.phase == "over"
@@ -514,6 +448,28 @@ class CupidRules:
             if s != seat:
                 hidden.extend(state.hands[s])
         return frozenset(hidden)
+
+
+def _message(state: CupidState, you: Phrasing) -> str:
+    """One sentence on what is awaited now, addressing the viewer as "You"."""
+    if state.phase == "over":
+        return f"{you.who(state.winner)} reached {state.target} points and won."
+    if state.phase == "draw":
+        took = f"{you.who(state.last_winner)} won the trick ({plural(state.last_points, 'point')})"
+        choose = you.who_does(state.turn, "choose", "chooses", start=False)
+        return f"{took}; {choose} the stock's top card or the turn-up."
+    if state.trick:
+        return f"{you.who_does(state.turn, 'answer', 'answers')} the lead."
+    if state.tricks_played == 0:
+        deals = you.who_does(state.dealer, "deal and lead", "deals and leads", start=False)
+        opening = f"Round {state.round}: {deals}."
+        if state.previous:
+            opening += f" Last round's prize trick: {plural(state.previous[4], 'point')}."
+        return opening
+    note = ""
+    if state.next_leader != state.last_winner:
+        note = " (the trick was won with the Jack, so the loser leads)"
+    return f"{you.who_does(state.turn, 'lead', 'leads')} the next trick{note}."
 
 
 RULES = CupidRules()

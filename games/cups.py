@@ -1,8 +1,8 @@
 """Cups: the shedding game played with the 56-card tarot minor arcana.
 
-Rule source: the "Simple Rules" of Cups (/work/shared/seeds/002_cd8d56743a295633.txt), read
-through the Cups section of /work/shared/RULINGS.md, which wins wherever the two differ. Our
-own choices where both are silent are written up in docs/rules/cups.md ("Our ruling").
+Rule source: the published "Simple Rules" of Cups, read through our rulings in
+docs/rules/cups.md, which win wherever the text is silent, ambiguous or (being from a
+fictional world) needs a reading ("Our ruling").
 
 Shape (OpenSpiel style): constants, the card arithmetic, the frozen state, a small mutable
 working copy used inside one turn, then the contract's verbs in order. Players shed cards
@@ -16,20 +16,15 @@ card, when no Cup is left in play, or at the turn cap, and fewer cards is better
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from games.base import (
-    Action,
-    IllegalAction,
-    check_dealer,
-    check_deck,
-    check_seats,
-    merge_options,
-    require_legal,
-    top_scorers,
-)
+from games.base import Action, IllegalAction, require_legal, top_scorers
 from games.cards import TAROT_RANKS, card_name, rng_for, shuffled, tarot_deck
+from games.engine import Engine
+from games.frozen import Record, evolve, freeze, thaw
+from games.options import Choice, Flag
+from games.phrasing import seat_list, seat_name
 
 HAND_SIZE = 7
 TAKE = 3  # a Cup takes the top three dump cards
@@ -43,7 +38,7 @@ GRAVEYARD_COUNTS = ("single", "double", "none")
 GRAVEYARD_WEIGHT = {"single": 1, "double": 2, "none": 0}
 
 DECK: tuple[str, ...] = tuple(tarot_deck())
-# A=1 ... 10=10, Page 11, Knight 12, Queen 13, King 14 (RULINGS.md).
+# A=1 ... 10=10, Page 11, Knight 12, Queen 13, King 14 (docs/rules/cups.md).
 VALUE: dict[str, int] = {card: TAROT_RANKS.index(card[:-1]) + 1 for card in DECK}
 SUIT: dict[str, str] = {card: card[-1] for card in DECK}
 SUIT_WORDS = {"C": "Cups", "O": "Coins", "S": "Swords", "W": "Wands"}
@@ -103,7 +98,7 @@ class CupsState:
     waiting: tuple[int, ...]  # givers who have not chosen yet
     winners: tuple[int, ...]
     ended: str  # "", "win", "no_cups", "no_hands" or "cap"
-    last: tuple[tuple[str, Any], ...] | None
+    last: Record | None
 
 
 class _Turn:
@@ -168,8 +163,9 @@ class _Turn:
             self.active = self.stack.pop(0)
             self.dump.append(self.active)
 
-    def freeze(self, **changes: Any) -> CupsState:
-        return replace(
+    def to_state(self, **changes: Any) -> CupsState:
+        """The working copy as a state again, with ``changes`` to the other fields."""
+        return evolve(
             self.state,
             hands=tuple(tuple(h) for h in self.hands),
             graveyards=tuple(tuple(g) for g in self.graveyards),
@@ -184,19 +180,7 @@ class _Turn:
         )
 
 
-def _frozen(last: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """The public record of the last action, with lists made tuples so states stay frozen."""
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in last.items())
-
-
-def _seat_list(seats: Sequence[int]) -> str:
-    names = [f"Seat {s + 1}" for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-class CupsRules:
+class CupsRules(Engine[CupsState]):
     """The rules of Cups behind the games.base.Rules contract."""
 
     name = "cups"
@@ -204,44 +188,17 @@ class CupsRules:
     min_seats = 2
     max_seats = 6
     lower_scores_win = True  # scores are cards left
-
-    def default_options(self) -> dict[str, Any]:
-        return {
-            "cups_aside": False,
-            "sit_out": False,
-            "shortfall": "forgiven",
-            "graveyard_counts": "single",
-        }
-
-    def options_schema(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "cups_aside",
-                "label": "Played Cups go to a side pile",
-                "type": "bool",
-                "default": False,
-            },
-            {
-                "name": "sit_out",
-                "label": "Empty-handed players sit out (children's game)",
-                "type": "bool",
-                "default": False,
-            },
-            {
-                "name": "shortfall",
-                "label": "Drawing from a short stack",
-                "type": "choice",
-                "default": "forgiven",
-                "choices": list(SHORTFALLS),
-            },
-            {
-                "name": "graveyard_counts",
-                "label": "Graveyard cards count",
-                "type": "choice",
-                "default": "single",
-                "choices": list(GRAVEYARD_COUNTS),
-            },
-        ]
+    pack = "tarot"
+    blurb = (
+        "Shed your hand with the tarot's minor arcana: beat the active card, make your "
+        "rivals draw, reverse the play, and give gifts with an Ace."
+    )
+    table_options = (
+        Flag("cups_aside", "Played Cups go to a side pile", False),
+        Flag("sit_out", "Empty-handed players sit out (children's game)", False),
+        Choice("shortfall", "Drawing from a short stack", "forgiven", SHORTFALLS),
+        Choice("graveyard_counts", "Graveyard cards count", "single", GRAVEYARD_COUNTS),
+    )
 
     def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
         return list(DECK)
@@ -253,16 +210,9 @@ class CupsRules:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CupsState:
-        check_seats(self, seats)
-        opts = merge_options(
-            self.default_options(),
-            options,
-            {"shortfall": SHORTFALLS, "graveyard_counts": GRAVEYARD_COUNTS},
-        )
-        dealer = check_dealer(opts, seats)
+        opts, dealer, cards = self.checked_setup(seats, options, deck)
         if dealer is None:
             dealer = rng_for(seed, 0).randrange(seats)
-        cards = check_deck(deck, DECK)
         order = list(cards) if cards is not None else list(shuffled(DECK, seed, 1))
         # The first player is the dealer's right; the deal goes the way of play, one card
         # at a time, starting with the first player.
@@ -333,7 +283,7 @@ class CupsRules:
         if state.phase == "gift":
             if kind != "gift":
                 return (
-                    f"Seat {state.current + 1} played an ace: everyone else now gives one card "
+                    f"{seat_name(state.current)} played an ace: everyone else now gives one card "
                     "from their hand, or none."
                 )
             return "You can give only a card from your own hand, or none (card null)."
@@ -374,7 +324,7 @@ class CupsRules:
             return self._graveyard(state, seat)
         return self._play(state, seat, act["card"])
 
-    def _gift_wait(self, state: CupsState, seat: Any) -> str | None:
+    def _gift_wait(self, state: CupsState, seat: object) -> str | None:
         """Why a seat that is not awaited in a gift step must wait, said more exactly than
         the generic "It is not your turn." (the Ace's player, a giver who chose, a player
         sitting out); the sentence still says "turn", as the contract test expects."""
@@ -388,7 +338,7 @@ class CupsRules:
             return "Not your turn: you sit out, so you give no gifts."
         return (
             "Not your turn: you have already chosen your gift; "
-            f"waiting for {_seat_list(state.waiting)}."
+            f"waiting for {seat_list(state.waiting)}."
         )
 
     def _in_game(self, state: CupsState, seat: int) -> bool:
@@ -443,7 +393,7 @@ class CupsRules:
         if effect == "ace":
             givers = tuple(s for s in range(state.seats) if s != seat and self._in_game(state, s))
             if givers:
-                return work.freeze(phase="gift", waiting=givers, last=_frozen(last))
+                return work.to_state(phase="gift", waiting=givers, last=freeze(last))
         return self._end_turn(work, seat, last, reverse, played)
 
     def _graveyard(self, state: CupsState, seat: int) -> CupsState:
@@ -461,7 +411,7 @@ class CupsRules:
         waiting = tuple(s for s in state.waiting if s != seat)
         if waiting:
             # Gifts stay in the givers' hands, unseen, until everyone has chosen.
-            return replace(
+            return evolve(
                 state,
                 gifts=tuple(gifts),
                 waiting=waiting,
@@ -477,7 +427,7 @@ class CupsRules:
                 work.hands[receiver].append(gifts[giver])
                 givers.append(giver)
         last = {"seat": seat, "type": "gift", "to": receiver, "givers": givers}
-        work.state = replace(state, gifts=tuple("" for _ in gifts), waiting=())
+        work.state = evolve(state, gifts=tuple("" for _ in gifts), waiting=())
         return self._end_turn(work, receiver, last, False, None)
 
     def _end_turn(
@@ -488,7 +438,7 @@ class CupsRules:
         reverse: bool,
         played: str | None,
     ) -> CupsState:
-        """The end-of-turn checks, in the order RULINGS.md fixes: empty hands (with the
+        """The end-of-turn checks, in the order our rulings fix: empty hands (with the
         sit_out ending when no hand is left), the stack, no Cups left, the turn cap, then the
         reversal and the next player."""
         state = work.state
@@ -535,12 +485,12 @@ class CupsRules:
             nxt = (nxt + direction) % n
             if not sit_out or work.hands[nxt]:
                 break
-        return work.freeze(
+        return work.to_state(
             direction=direction,
             current=nxt,
             turn=turn,
             phase="play",
-            last=_frozen(last),
+            last=freeze(last),
         )
 
     @staticmethod
@@ -558,15 +508,16 @@ class CupsRules:
         winners: tuple[int, ...] | None,
     ) -> CupsState:
         """End the match; ``winners`` None means the fewest cards win (ties share)."""
-        state = work.freeze(phase="over", ended=ended, last=_frozen(last), turn=work.state.turn + 1)
+        state = work.to_state(
+            phase="over", ended=ended, last=freeze(last), turn=work.state.turn + 1
+        )
         if winners is None:
             winners = tuple(top_scorers(self.scores(state), lowest=True))
-        return replace(state, winners=winners)
+        return evolve(state, winners=winners)
 
     # --- what each seat sees ---------------------------------------------------------
 
     def view(self, state: CupsState, seat: int | None) -> dict[str, Any]:
-        over = state.phase == "over"
         weight = GRAVEYARD_WEIGHT[state.graveyard_counts]
         graveyards = []
         for s, batches in enumerate(state.graveyards):
@@ -581,35 +532,19 @@ class CupsRules:
                 # Our ruling: owners may look under their own newest batch.
                 entry["covered_cards"] = [c for b in covered for c in b]
             graveyards.append(entry)
-        last = None
-        if state.last is not None:
-            last = {k: list(v) if isinstance(v, tuple) else v for k, v in state.last}
         gift: dict[str, Any] | None = None
         if state.phase == "gift":
-            gift = {
-                "to": state.current,
-                "awaiting": list(state.waiting),
-                "chosen": [
-                    s for s in range(state.seats) if s != state.current and s not in state.waiting
-                ],
-            }
-            if seat is not None and seat != state.current and seat not in state.waiting:
+            chosen = [
+                s for s in range(state.seats) if s != state.current and s not in state.waiting
+            ]
+            gift = {"to": state.current, "awaiting": list(state.waiting), "chosen": chosen}
+            if seat in chosen:
+                # A giver who has chosen sees their own choice; nobody else does yet.
                 gift["mine"] = state.gifts[seat] or None
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seats": state.seats,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "scores": self.scores(state),
-            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
-            "over": over,
-            "winners": list(state.winners) if over else [],
-            "dealer": state.dealer,
-            "hand": list(state.hands[seat]) if seat is not None else [],
-            "hand_sizes": [len(h) for h in state.hands],
-            "phase": state.phase,
-            "message": self._message(state),
-            "last": last,
+        common = self.common_view(
+            state, seat, phase=state.phase, message=_message(state), last=thaw(state.last)
+        )
+        return common | {
             "current": state.current,
             "direction": "right" if state.direction == RIGHT else "left",
             "active": state.active or None,
@@ -629,29 +564,6 @@ class CupsRules:
             "ended": state.ended or None,
             "options": {k: v for k, v in state.options if k != "dealer"},
         }
-        return view
-
-    def _message(self, state: CupsState) -> str:
-        if state.phase == "over":
-            who = _seat_list(state.winners)
-            verb = "wins" if len(state.winners) == 1 else "share the win"
-            reason = {
-                "win": "by shedding every card",
-                "no_cups": "with the fewest cards: no Cups are left in play",
-                "no_hands": "with the smallest graveyard: nobody has cards in hand",
-                "cap": f"with the fewest cards after {TURN_CAP} turns",
-            }[state.ended]
-            return f"{who} {verb} {reason}."
-        if state.phase == "gift":
-            return (
-                f"Seat {state.current + 1} played an ace: waiting for "
-                f"{_seat_list(state.waiting)} to give a card or none."
-            )
-        if not state.active:
-            return f"Seat {state.current + 1} to play any card on the empty dump."
-        if SUIT[state.active] == CUP:
-            return f"Seat {state.current + 1} to play on an active Cup; then play reverses."
-        return f"Seat {state.current + 1} to play."
 
     # --- results ---------------------------------------------------------------------
 
@@ -699,6 +611,30 @@ class CupsRules:
             for batch in state.graveyards[s][:-1]:
                 hidden.update(batch)
         return frozenset(hidden)
+
+
+def _message(state: CupsState) -> str:
+    """One sentence on what is awaited now (the same for every viewer)."""
+    if state.phase == "over":
+        verb = "wins" if len(state.winners) == 1 else "share the win"
+        reason = {
+            "win": "by shedding every card",
+            "no_cups": "with the fewest cards: no Cups are left in play",
+            "no_hands": "with the smallest graveyard: nobody has cards in hand",
+            "cap": f"with the fewest cards after {TURN_CAP} turns",
+        }[state.ended]
+        return f"{seat_list(state.winners)} {verb} {reason}."
+    current = seat_name(state.current)
+    if state.phase == "gift":
+        return (
+            f"{current} played an ace: waiting for "
+            f"{seat_list(state.waiting)} to give a card or none."
+        )
+    if not state.active:
+        return f"{current} to play any card on the empty dump."
+    if SUIT[state.active] == CUP:
+        return f"{current} to play on an active Cup; then play reverses."
+    return f"{current} to play."
 
 
 RULES = CupsRules()

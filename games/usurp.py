@@ -1,10 +1,8 @@
 """Usurp: a two-player game of following suit, bluffing face down and switching the Order.
 
-Rule source: "Usurp" by Noby Nobriga and Rusty Spell (2002),
-../shared/seeds/004_14c4de4770abf0af.txt, as read by the Usurp section of ../shared/RULINGS.md,
-which wins wherever the two differ.
-docs/rules/usurp.md states for players exactly what this module implements, including the
-rulings we made where both texts are silent ("Our ruling").
+Rule source: the published rule text of "Usurp" by Noby Nobriga and Rusty Spell (2002), with
+our rulings, which win where the text is silent or ambiguous. docs/rules/usurp.md states for
+players exactly what this module implements, rulings included ("Our ruling").
 
 The shape of a hand: the dealer declares the Order (Regal: high wins, Common: low wins); then
 the players take turns, each playing one card onto the Discard as a Score, Usurp or Sluff Off
@@ -18,19 +16,10 @@ Renegs are scored, and more Hand Points wins a Game Point. The match is first to
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from games.base import (
-    Action,
-    IllegalAction,
-    check_dealer,
-    check_deck,
-    check_seats,
-    merge_options,
-    require_legal,
-    top_scorers,
-)
+from games.base import Action, IllegalAction, require_legal, top_scorers
 from games.cards import (
     FRENCH_SUITS,
     SUIT_NAMES,
@@ -41,12 +30,16 @@ from games.cards import (
     shuffled,
     suit_of,
 )
+from games.engine import Engine
+from games.frozen import Record, add_at, evolve, remove_card, thaw
+from games.options import Choice, Flag, IntRange
+from games.phrasing import Phrasing, seat_name
 
 # --- constants -------------------------------------------------------------------------
 
 SEATS = 2
 HAND_SIZE = 13
-MAX_HANDS = 15  # "after 15 hands, more Game Points wins" (RULINGS)
+MAX_HANDS = 15  # "after 15 hands, more Game Points wins" (our ruling)
 ORDERS = ("regal", "common")
 SUIT_WORDS = SUIT_NAMES["french"]
 
@@ -119,8 +112,8 @@ class HandResult:
 
     hand: int
     dealer: int
-    hand_points: tuple[int, int]
-    reneg_points: tuple[int, int]  # scored when unchallenged Downcards were turned at the end
+    hand_points: tuple[int, ...]
+    reneg_points: tuple[int, ...]  # scored when unchallenged Downcards were turned at the end
     winner: int  # -1 for a tied hand (no Game Point)
 
 
@@ -141,9 +134,9 @@ class UsurpState:
     downcards: tuple[Downcard, ...]  # given in, still face down
     pending: Downcard | None  # the Uprising awaiting Give In or Challenge
     turned: tuple[Downcard, ...]  # the last hand's Downcards, turned at its end (final hand)
-    hand_points: tuple[int, int]
-    game_points: tuple[int, int]
-    last: tuple[tuple[str, Any], ...] | None  # public record of the last action
+    hand_points: tuple[int, ...]
+    game_points: tuple[int, ...]
+    last: Record | None  # public record of the last action
     history: tuple[HandResult, ...]
 
     def option(self, key: str) -> Any:
@@ -202,66 +195,33 @@ def _classify(hand: Sequence[str], card: str, upcard: str) -> str:
     return "reneg" if _holds_suit(hand, suit_of(upcard)) else "sluff"
 
 
-def _add(points: tuple[int, int], seat: int, amount: int) -> tuple[int, int]:
-    return (points[0] + amount, points[1]) if seat == 0 else (points[0], points[1] + amount)
-
-
-def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
-    return tuple(c for c in hand if c != card)
-
-
-def _seat_name(seat: int) -> str:
-    return f"Seat {seat + 1}"
-
-
-def _jsonable(value: Any) -> Any:
-    """A stored record (tuples of (key, value) pairs) as JSON: pairs become objects."""
-    if isinstance(value, tuple):
-        if value and all(
-            isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value
-        ):
-            return {k: _jsonable(v) for k, v in value}
-        return [_jsonable(v) for v in value]
-    return value
-
-
 # --- the rules ---------------------------------------------------------------------------
 
 
-class UsurpRules:
+class UsurpRules(Engine[UsurpState]):
+    """The Usurp rules engine (games.base.Rules)."""
+
     name = "usurp"
     title = "Usurp"
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-
-    def default_options(self) -> dict[str, Any]:
-        return {"game_points": 3, "points": "standard", "reveal_pile": False}
-
-    def options_schema(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "game_points",
-                "label": "Game Points to win the match",
-                "type": "int",
-                "default": 3,
-                "min": 1,
-                "max": 8,
-            },
-            {
-                "name": "points",
-                "label": "Point table",
-                "type": "choice",
-                "default": "standard",
-                "choices": list(POINT_TABLES),
-            },
-            {
-                "name": "reveal_pile",
-                "label": "Reveal pile (turn a Stock card after each turn)",
-                "type": "bool",
-                "default": False,
-            },
-        ]
+    pack = "french"
+    blurb = (
+        "A duel of bluffs: play by the Order, rise face down with an Uprise, and "
+        "dare your opponent to Challenge or Give In."
+    )
+    table_options = (
+        IntRange("game_points", "Game Points to win the match", 3, 1, 8),
+        Choice("points", "Point table", "standard", tuple(POINT_TABLES)),
+        # Usurp's refusal has always listed the two values.
+        Flag(
+            "reveal_pile",
+            "Reveal pile (turn a Stock card after each turn)",
+            False,
+            expected="one of False, True",
+        ),
+    )
 
     # --- a new match --------------------------------------------------------------------
 
@@ -272,18 +232,7 @@ class UsurpRules:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> UsurpState:
-        check_seats(self, seats)
-        merged = merge_options(
-            self.default_options(),
-            options,
-            {
-                "game_points": range(1, 9),
-                "points": tuple(POINT_TABLES),
-                "reveal_pile": (False, True),
-            },
-        )
-        dealer = check_dealer(merged, seats)
-        stacked = check_deck(deck, self.deck(seats, merged))
+        merged, dealer, stacked = self.checked_setup(seats, options, deck)
         merged.pop("dealer", None)  # only the first dealer; it is part of the state
         counter = 0
         if dealer is None:
@@ -329,7 +278,7 @@ class UsurpRules:
         hands: list[list[str]] = [[], []]
         for i, card in enumerate(cards[: 2 * HAND_SIZE]):
             hands[leader if i % 2 == 0 else dealer].append(card)
-        return replace(
+        return evolve(
             state,
             hand_no=state.hand_no + 1,
             dealer=dealer,
@@ -361,7 +310,7 @@ class UsurpRules:
             return [{"type": "give_in"}, {"type": "challenge"}]
         hand = state.hands[seat]
         if state.phase == FREE:
-            # Any card face up; never a Usurp, never an Uprising (RULINGS).
+            # Any card face up; never a Usurp, never an Uprising (our ruling).
             return [{"type": "free_play", "card": c} for c in hand]
         up = state.upcard
         void = not _holds_suit(hand, suit_of(up))
@@ -385,22 +334,17 @@ class UsurpRules:
             return self._declare(state, seat, act["order"])
         if kind in ("score", "usurp", "sluff"):
             card = act["card"]
-            hands = list(state.hands)
-            hands[seat] = _without(state.hands[seat], card)
-            moved = replace(state, hands=(hands[0], hands[1]))
+            moved = evolve(state, hands=remove_card(state.hands, seat, card))
             after = _resolve(moved, seat, card, kind, order=act.get("order"), challenged=False)
             return self._finish_turn(after)
         if kind == "free_play":
             return self._finish_turn(_free_play(state, seat, act["card"]))
         if kind == "uprise":
             card = act["card"]
-            hand = state.hands[seat]
-            reneg = _classify(hand, card, state.upcard) == "reneg"
-            hands = list(state.hands)
-            hands[seat] = _without(hand, card)
-            return replace(
+            reneg = _classify(state.hands[seat], card, state.upcard) == "reneg"
+            return evolve(
                 state,
-                hands=(hands[0], hands[1]),
+                hands=remove_card(state.hands, seat, card),
                 pending=Downcard(seat, card, reneg),
                 phase=ANSWER,
                 turn=1 - seat,
@@ -414,19 +358,19 @@ class UsurpRules:
         last = (("seat", seat), ("type", "order"), ("order", order))
         if state.phase == ORDER:
             # The Leading Order; the non-dealer (Leader) then begins.
-            return replace(state, order=order, phase=PLAY, turn=1 - state.dealer, last=last)
+            return evolve(state, order=order, phase=PLAY, turn=1 - state.dealer, last=last)
         # After a challenged Usurp: its player chose the Order; the answering player plays next
         # (or, when that was the hand's last card, the hand ends now).
-        chosen = replace(state, order=order, phase=PLAY, turn=1 - seat, last=last)
+        chosen = evolve(state, order=order, phase=PLAY, turn=1 - seat, last=last)
         return chosen if chosen.hands[0] or chosen.hands[1] else self._end_hand(chosen)
 
     def _finish_turn(self, state: UsurpState) -> UsurpState:
         """After a completed turn: feed the reveal pile, then end the hand when both are empty."""
         if state.option("reveal_pile") and state.stock:
-            state = replace(state, stock=state.stock[1:], reveal=(*state.reveal, state.stock[0]))
+            state = evolve(state, stock=state.stock[1:], reveal=(*state.reveal, state.stock[0]))
         if state.hands[0] or state.hands[1] or state.phase == USURP_ORDER:
             # A challenged Usurp with the last card still lets its player choose the Order
-            # (RULINGS), although it can change nothing any more; the hand ends after that.
+            # (our ruling), although it can change nothing any more; the hand ends after that.
             return state
         return self._end_hand(state)
 
@@ -434,15 +378,15 @@ class UsurpRules:
         """Turn the unchallenged Downcards, score their Renegs, award the Game Point."""
         table = state.table
         points = state.hand_points
-        renegs = (0, 0)
+        renegs: tuple[int, ...] = (0, 0)
         for down in state.downcards:
             if down.reneg:
-                points = _add(points, 1 - down.seat, table.reneg)
-                renegs = _add(renegs, 1 - down.seat, table.reneg)
+                points = add_at(points, 1 - down.seat, table.reneg)
+                renegs = add_at(renegs, 1 - down.seat, table.reneg)
         winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
-        game_points = state.game_points if winner < 0 else _add(state.game_points, winner, 1)
+        game_points = state.game_points if winner < 0 else add_at(state.game_points, winner, 1)
         result = HandResult(state.hand_no, state.dealer, points, renegs, winner)
-        ended = replace(
+        ended = evolve(
             state,
             hand_points=points,
             game_points=game_points,
@@ -450,7 +394,7 @@ class UsurpRules:
         )
         if max(game_points) >= state.option("game_points") or state.hand_no >= MAX_HANDS:
             # The final hand stays on the table: its turned Downcards are public now.
-            return replace(ended, phase=OVER, turn=-1, downcards=(), turned=state.downcards)
+            return evolve(ended, phase=OVER, turn=-1, downcards=(), turned=state.downcards)
         # A new deal at once; the record of the hand that ended carries totals, not cards
         # (those cards are in new hands and the stock now).
         last = (
@@ -462,7 +406,7 @@ class UsurpRules:
         )
         cards = shuffled(french_deck(), state.seed, state.counter)
         return self._deal(
-            replace(ended, counter=state.counter + 1), 1 - state.dealer, cards, last=last
+            evolve(ended, counter=state.counter + 1), 1 - state.dealer, cards, last=last
         )
 
     # --- the match ---------------------------------------------------------------------------
@@ -480,32 +424,20 @@ class UsurpRules:
     # --- views -------------------------------------------------------------------------------
 
     def view(self, state: UsurpState, seat: int | None) -> dict[str, Any]:
-        over = self.is_over(state)
         table = state.table
 
         def down(d: Downcard) -> dict[str, Any]:
             # A Downcard's face is known only to its own player until it is turned.
             return {"seat": d.seat, "card": d.card} if d.seat == seat else {"seat": d.seat}
 
-        last = _jsonable(state.last) if state.last is not None else None
+        last = thaw(state.last)
         pending = state.pending
-        if pending is not None and pending.seat == seat and isinstance(last, dict):
-            last = {**last, "card": pending.card}  # the Uprising's own player sees its card
-        return {
-            "game": self.name,
-            "seats": SEATS,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "scores": self.scores(state),
-            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
-            "over": over,
-            "winners": self.winners(state) if over else [],
-            "dealer": state.dealer,
-            "hand": list(state.hands[seat]) if seat is not None else [],
-            "hand_sizes": [len(h) for h in state.hands],
-            "phase": state.phase,
-            "message": _message(state, seat),
-            "last": last,
+        if pending is not None and pending.seat == seat and last is not None:
+            last["card"] = pending.card  # the Uprising's own player sees its card
+        common = self.common_view(
+            state, seat, phase=state.phase, message=_message(state, Phrasing(seat)), last=last
+        )
+        return common | {
             "hand_number": state.hand_no,
             "max_hands": MAX_HANDS,
             "game_points_to_win": state.option("game_points"),
@@ -606,10 +538,10 @@ def _resolve(
         won = _beats(card, up, state.order)
         scorer = seat if won else opponent
         value = table.beater if won and _is_beater(card, up, state.order) else table.value(up)
-        points = _add(points, scorer, value + bonus)
+        points = add_at(points, scorer, value + bonus)
         record.append(("won", won))
     elif kind == "usurp":
-        points = _add(points, seat, table.value(up) + bonus)
+        points = add_at(points, seat, table.value(up) + bonus)
         if order is None:
             # A challenged Usurp: its player chooses the Order in a follow-up action.
             phase, turn = USURP_ORDER, seat
@@ -617,9 +549,9 @@ def _resolve(
             new_order = order
             record.append(("order", order))
     else:  # sluff (a challenged Reneg is resolved as one)
-        points = _add(points, opponent, table.value(up) + bonus)
+        points = add_at(points, opponent, table.value(up) + bonus)
         if reneg:
-            points = _add(points, opponent, table.reneg)
+            points = add_at(points, opponent, table.reneg)
         phase = FREE
     scored = (points[0] - state.hand_points[0], points[1] - state.hand_points[1])
     if challenged:
@@ -633,7 +565,7 @@ def _resolve(
     else:
         last = [("seat", seat), ("type", kind), ("card", card)]
     last += [("on", up), *record, ("scored", scored)]
-    return replace(
+    return evolve(
         state,
         discard=(*state.discard, card),
         hand_points=points,
@@ -647,12 +579,10 @@ def _resolve(
 def _free_play(state: UsurpState, seat: int, card: str) -> UsurpState:
     """The play after a Sluff Off: scores the sluffed card's plain value; no Order switch."""
     value = state.table.value(state.upcard)
-    points = _add(state.hand_points, seat, value)
-    hands = list(state.hands)
-    hands[seat] = _without(state.hands[seat], card)
-    return replace(
+    points = add_at(state.hand_points, seat, value)
+    return evolve(
         state,
-        hands=(hands[0], hands[1]),
+        hands=remove_card(state.hands, seat, card),
         discard=(*state.discard, card),
         hand_points=points,
         phase=PLAY,
@@ -662,7 +592,7 @@ def _free_play(state: UsurpState, seat: int, card: str) -> UsurpState:
             ("type", "free_play"),
             ("card", card),
             ("on", state.upcard),
-            ("scored", _add((0, 0), seat, value)),
+            ("scored", add_at((0, 0), seat, value)),
         ),
     )
 
@@ -672,14 +602,14 @@ def _give_in(state: UsurpState, seat: int) -> UsurpState:
     assert state.pending is not None
     down = state.pending
     value = state.table.value(state.upcard)
-    return replace(
+    return evolve(
         state,
-        hand_points=_add(state.hand_points, down.seat, value),
+        hand_points=add_at(state.hand_points, down.seat, value),
         downcards=(*state.downcards, down),
         pending=None,
         phase=PLAY,
         turn=seat,  # the answering player plays next
-        last=(("seat", seat), ("type", "give_in"), ("scored", _add((0, 0), down.seat, value))),
+        last=(("seat", seat), ("type", "give_in"), ("scored", add_at((0, 0), down.seat, value))),
     )
 
 
@@ -694,7 +624,7 @@ def _challenge(state: UsurpState, seat: int) -> UsurpState:
         kind = "usurp"
     else:
         kind = "sluff"  # a Reneg is resolved as a Sluff Off
-    cleared = replace(state, pending=None)
+    cleared = evolve(state, pending=None)
     return _resolve(
         cleared, down.seat, down.card, kind, order=None, challenged=True, reneg=down.reneg
     )
@@ -711,7 +641,7 @@ def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
             return "The Order must be 'regal' or 'common'."
         return "First choose the Order: regal (high wins) or common (low wins)."
     if state.phase == ANSWER:
-        return f"{_seat_name(1 - seat)} played a Downcard: answer with give_in or challenge."
+        return f"{seat_name(1 - seat)} played a Downcard: answer with give_in or challenge."
     if "card" not in act:
         return None
     card = act["card"]
@@ -742,46 +672,32 @@ def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
     return None
 
 
-def _message(state: UsurpState, seat: int | None) -> str:
+def _message(state: UsurpState, you: Phrasing) -> str:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
-
-    def who(s: int, start: bool = True) -> str:
-        if s == seat:
-            return "You" if start else "you"
-        return _seat_name(s)
-
-    def verb(s: int, you: str, other: str, start: bool = True) -> str:
-        return f"{who(s, start)} {you if s == seat else other}"
-
-    def whose(s: int, start: bool = True) -> str:
-        if s == seat:
-            return "Your" if start else "your"
-        return f"{_seat_name(s)}'s"
-
     up = card_name(state.upcard)
     turn = state.turn
     if state.phase == OVER:
         won = top_scorers(state.game_points)
         if len(won) == 2:
             return "The match is over: the Game Points are equal, so it is shared."
-        return f"The match is over: {verb(won[0], 'win', 'wins', start=False)}."
+        return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
     if state.phase == ORDER:
-        deals = verb(turn, "deal and declare", "deals and declares")
+        deals = you.who_does(turn, "deal and declare", "deals and declares")
         return f"{deals} the Order (regal or common) with the {up} up."
     if state.phase == USURP_ORDER:
-        chooses = verb(turn, "choose", "chooses", start=False)
-        return f"{whose(turn)} Downcard was a Usurp: {chooses} the Order."
+        chooses = you.who_does(turn, "choose", "chooses", start=False)
+        return f"{you.whose(turn)} Downcard was a Usurp: {chooses} the Order."
     if state.phase == ANSWER:
         assert state.pending is not None
         return (
-            f"{who(state.pending.seat)} played a Downcard on the {up}: "
-            f"{who(turn, start=False)} must Give In or Challenge."
+            f"{you.who(state.pending.seat)} played a Downcard on the {up}: "
+            f"{you.who(turn, start=False)} must Give In or Challenge."
         )
     if state.phase == FREE:
         value = state.table.value(state.upcard)
-        has = verb(turn, "have", "has")
+        has = you.who_does(turn, "have", "has")
         return f"{has} the free play after the Sluff Off: any card scores {value}."
-    turn_text = "Your turn" if turn == seat else f"{_seat_name(turn)} to play"
+    turn_text = "Your turn" if turn == you.viewer else f"{seat_name(turn)} to play"
     return f"{turn_text} on the {up} ({state.order.capitalize()})."
 
 

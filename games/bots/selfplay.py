@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from games.base import Action, Rules
 
 MAX_STEPS = 100_000
+S = TypeVar("S")
 
 
 def play_match(
-    rules: Rules,
+    rules: Rules[S],
     seats: int,
     seed: int,
     options: Mapping[str, Any] | None = None,
     deck: Sequence[str] | None = None,
-    on_state: Callable[[Any], None] | None = None,
-) -> tuple[Any, list[tuple[int, Action]]]:
+    on_state: Callable[[S], None] | None = None,
+) -> tuple[S, list[tuple[int, Action]]]:
     """Play to the end; return the final state and the action log.
 
     ``on_state`` sees every state, the first included. Raises ``RuntimeError`` if the match

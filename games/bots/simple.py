@@ -12,7 +12,7 @@ table would see too; it never looks at another hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from games.base import Action, Rules
 from games.cards import rng_for
@@ -20,9 +20,12 @@ from games.cards import rng_for
 KINDS = ("heuristic", "random")
 # Games with many choices (layouts) are sampled rather than tried exhaustively.
 MAX_TRIED = 40
+S = TypeVar("S")
 
 
-def choose(rules: Rules, state: Any, seat: int, seed: int | str, kind: str = "heuristic") -> Action:
+def choose(
+    rules: Rules[S], state: S, seat: int, seed: int | str, kind: str = "heuristic"
+) -> Action:
     """The action a computer player in ``seat`` takes now (``seed`` varies its choices)."""
     legal = rules.legal_actions(state, seat)
     if not legal:
@@ -31,7 +34,7 @@ def choose(rules: Rules, state: Any, seat: int, seed: int | str, kind: str = "he
     if kind == "random" or len(legal) == 1:
         return rng.choice(legal)
     candidates = legal if len(legal) <= MAX_TRIED else rng.sample(legal, MAX_TRIED)
-    sign = -1 if getattr(rules, "lower_scores_win", False) else 1
+    sign = -1 if rules.lower_scores_win else 1
     best: list[Action] = []
     best_value: float | None = None
     for action in candidates:

@@ -1,8 +1,8 @@
 """Royal Wife-Swap: a trick-taking game where trick winners build card "families".
 
-Rule source: /work/shared/seeds/003_46ec4ab97640a0e0.txt (Roger Kingdon, 2008) with the
-"Royal Wife-Swap" section of /work/shared/RULINGS.md (the rulings win). The rules as
-implemented, with our own rulings where both texts are silent, are in docs/rules/wifeswap.md.
+Rule source: the published rule text of "Royal Wife-Swap" by Roger Kingdon (2008), with our
+rulings, which win where the text is silent or ambiguous. The rules as implemented, rulings
+included, are in docs/rules/wifeswap.md.
 
 Shape of a round: the dealer's left leads; everyone follows suit when able; the trick goes to
 the highest card by rank then suit unless a court card meets its nemesis. The trick winner then
@@ -27,15 +27,15 @@ from games.base import (
     Action,
     IllegalAction,
     check_action_shape,
-    check_dealer,
-    check_deck,
-    check_seats,
     check_turn,
-    merge_options,
     require_legal,
     top_scorers,
 )
 from games.cards import rng_for, shuffled
+from games.engine import Engine, cards_played
+from games.frozen import Record, evolve, freeze, remove_card, thaw
+from games.options import IntRange
+from games.phrasing import seat_name
 from games.wifeswap.families import (
     DECK,
     DECK_SET,
@@ -85,27 +85,11 @@ class WifeSwapState:
     totals: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]  # round scores of finished rounds
     end_reason: str  # why the last round ended ("" before the first ends)
-    last: tuple[tuple[str, Any], ...] | None
+    last: Record | None
     over: bool
 
     def option(self, name: str) -> Any:
         return dict(self.options)[name]
-
-
-def _evolve(state: WifeSwapState, **changes: Any) -> WifeSwapState:
-    """A copy of ``state`` with some fields changed.
-
-    Same result as ``dataclasses.replace`` but several times faster, which matters because
-    every action makes one: the new instance's ``__dict__`` is filled directly (the frozen
-    dataclass only blocks attribute assignment) and the input is never touched.
-    """
-    unknown = set(changes) - set(state.__dict__)
-    if unknown:
-        raise TypeError(f"WifeSwapState has no fields {sorted(unknown)}")
-    new = object.__new__(WifeSwapState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 @dataclass(frozen=True)
@@ -121,17 +105,7 @@ def _sorted_hand(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=hand_key)
 
 
-def _freeze_last(last: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in last.items())
-
-
-def _thaw_last(last: tuple[tuple[str, Any], ...] | None) -> dict[str, Any] | None:
-    if last is None:
-        return None
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in last}
-
-
-def _parse_cards(value: Any, what: str) -> list[str]:
+def _parse_cards(value: object, what: str) -> list[str]:
     if not isinstance(value, list):
         raise IllegalAction(f"{what} must be a list of card codes.")
     for card in value:
@@ -140,7 +114,7 @@ def _parse_cards(value: Any, what: str) -> list[str]:
     return value
 
 
-class WifeSwapRules:
+class WifeSwapRules(Engine[WifeSwapState]):
     """The Rules contract (games.base.Rules) for Royal Wife-Swap."""
 
     name = "wifeswap"
@@ -148,31 +122,17 @@ class WifeSwapRules:
     min_seats = 3
     max_seats = 5
     lower_scores_win = False
+    pack = "french"
+    blurb = (
+        "Win tricks, then rearrange the royal families on the table to score — "
+        "swapping wives between kings is the whole art."
+    )
+    table_options = (
+        IntRange("target", "Play to this many points", 500, 50, 5000),
+        IntRange("rounds", "Fixed number of rounds (0: play to the target)", 0, 0, ROUND_CAP),
+    )
 
-    # --- options and setup ----------------------------------------------------------------
-
-    def default_options(self) -> dict[str, Any]:
-        return {"target": 500, "rounds": 0}
-
-    def options_schema(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "target",
-                "label": "Play to this many points",
-                "type": "int",
-                "default": 500,
-                "min": 50,
-                "max": 5000,
-            },
-            {
-                "name": "rounds",
-                "label": "Fixed number of rounds (0: play to the target)",
-                "type": "int",
-                "default": 0,
-                "min": 0,
-                "max": ROUND_CAP,
-            },
-        ]
+    # --- setup ----------------------------------------------------------------------------
 
     def new_game(
         self,
@@ -181,14 +141,7 @@ class WifeSwapRules:
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> WifeSwapState:
-        check_seats(self, seats)
-        opts = merge_options(
-            self.default_options(),
-            options,
-            {"target": range(50, 5001), "rounds": range(0, ROUND_CAP + 1)},
-        )
-        dealer = check_dealer(opts, seats)
-        order = check_deck(deck, DECK)
+        opts, dealer, order = self.checked_setup(seats, options, deck)
         if dealer is None:
             # Counter 0 is the dealer draw; deal k uses counter k.
             dealer = rng_for(seed, 0).randrange(seats)
@@ -300,8 +253,6 @@ class WifeSwapRules:
     # --- views and results ----------------------------------------------------------------
 
     def view(self, state: WifeSwapState, seat: int | None) -> dict[str, Any]:
-        seated = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.seats
-        hand = list(state.hands[seat]) if seated and seat is not None else []
         phase = "over" if state.over else ("arrange" if state.arranger >= 0 else "play")
         families = [
             [
@@ -331,24 +282,13 @@ class WifeSwapRules:
                 "scores": list(state.history[-1]),
                 "reason": state.end_reason,
             }
-        return {
-            "game": self.name,
-            "seats": state.seats,
-            "seat": seat,
-            "to_act": self.to_act(state),
-            "scores": self.scores(state),
-            "legal_actions": self.legal_actions(state, seat) if seated and seat is not None else [],
-            "over": state.over,
-            "winners": self.winners(state),
-            "dealer": state.dealer,
-            "hand": hand,
-            "hand_sizes": [len(h) for h in state.hands],
-            "phase": phase,
-            "message": _message(state, phase),
-            "last": _thaw_last(state.last),
+        common = self.common_view(
+            state, seat, phase=phase, message=_message(state, phase), last=thaw(state.last)
+        )
+        return common | {
             "round": state.round_no,
             "leader": state.leader,
-            "trick": [{"seat": s, "card": c} for s, c in state.trick],
+            "trick": cards_played(state.trick),
             "trick_winner": state.arranger if state.arranger >= 0 else None,
             "last_trick": last_trick,
             "families": families,
@@ -386,7 +326,7 @@ class WifeSwapRules:
         return zones
 
     def hidden_cards(self, state: WifeSwapState, seat: int | None) -> frozenset[str]:
-        hidden = set()
+        hidden: set[str] = set()
         for other in range(state.seats):
             if other != seat:
                 hidden.update(state.hands[other])
@@ -438,21 +378,19 @@ def _explain_play(state: WifeSwapState, seat: int, act: Action) -> str:
 
 
 def _play(state: WifeSwapState, seat: int, card: str) -> WifeSwapState:
-    hands = list(state.hands)
-    hands[seat] = tuple(c for c in hands[seat] if c != card)
     trick = (*state.trick, (seat, card))
-    changes: dict[str, Any] = {
-        "hands": tuple(hands),
-        "trick": trick,
-        "last": _freeze_last({"seat": seat, "type": "play", "card": card}),
-    }
+    played = evolve(
+        state,
+        hands=remove_card(state.hands, seat, card),
+        trick=trick,
+        last=(("seat", seat), ("type", "play"), ("card", card)),
+    )
     if len(trick) == 1:
         # The previous trick stays on show only until the next one starts.
-        changes["last_trick"] = ()
-        changes["last_winner"] = -1
+        return evolve(played, last_trick=(), last_winner=-1)
     if len(trick) == state.seats:
-        changes["arranger"] = trick_winner(trick)
-    return _evolve(state, **changes)
+        return evolve(played, arranger=trick_winner(trick))
+    return played
 
 
 # --- the arrangement step ----------------------------------------------------------------------
@@ -543,7 +481,7 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
         last.update(
             laid=list(outcome.laid), laid_count=len(outcome.laid), orphans=len(outcome.orphans)
         )
-    after = _evolve(
+    after = evolve(
         state,
         hands=tuple(tuple(_sorted_hand(h)) for h in hands),
         stock=tuple(stock),
@@ -555,7 +493,7 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
         last_winner=seat,
         tricks=tricks,
         idle=idle,
-        last=_freeze_last(last),
+        last=freeze(last),
     )
     if any(not h for h in hands):
         return _end_round(after, "a player had no cards at the start of a trick")
@@ -571,7 +509,7 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
     points = tuple(sum(family_points(f) for f in layout) for layout in state.families)
     totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
     history = (*state.history, points)
-    done = _evolve(state, totals=totals, history=history, end_reason=reason)
+    done = evolve(state, totals=totals, history=history, end_reason=reason)
     best = max(totals)
     unique_top = totals.count(best) == 1
     fixed = state.option("rounds")
@@ -582,15 +520,15 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
     else:
         finished = best >= state.option("target") and unique_top
     if finished:
-        return _evolve(done, over=True)
+        return evolve(done, over=True)
     dealer = (state.dealer + 1) % state.seats
     deals = state.deals + 1
     hands, stock = _deal(shuffled(DECK, state.seed, deals), state.seats, dealer)
-    last = _thaw_last(state.last) or {}
+    last = thaw(state.last) or {}
     # The laid cards are back in the new deal now: say how many, not which.
     last.pop("laid", None)
     last["round_over"] = True
-    return _evolve(
+    return evolve(
         done,
         deals=deals,
         dealer=dealer,
@@ -605,7 +543,7 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
         last_winner=-1,
         tricks=0,
         idle=0,
-        last=_freeze_last(last),
+        last=freeze(last),
     )
 
 
@@ -619,14 +557,14 @@ def _holder_of(state: WifeSwapState, card: str) -> int | None:
 def _message(state: WifeSwapState, phase: str) -> str:
     if phase == "over":
         won = top_scorers(state.totals)
-        names = " and ".join(f"Seat {s + 1}" for s in won)
+        names = " and ".join(seat_name(s) for s in won)
         return f"The match is over: {names} {'wins' if len(won) == 1 else 'share the win'}."
     if phase == "arrange":
-        return f"Seat {state.arranger + 1} won the trick and may arrange their families or pass."
+        return f"{seat_name(state.arranger)} won the trick and may arrange their families or pass."
     seat = (state.leader + len(state.trick)) % state.seats
     if not state.trick:
-        return f"Seat {seat + 1} leads the next trick."
-    return f"Seat {seat + 1} to play to the trick."
+        return f"{seat_name(seat)} leads the next trick."
+    return f"{seat_name(seat)} to play to the trick."
 
 
 RULES = WifeSwapRules()

@@ -1,10 +1,10 @@
 """Royal Wife-Swap's card order and family rules, and the layouts we offer trick winners.
 
-Rule source: /work/shared/seeds/003_46ec4ab97640a0e0.txt (Roger Kingdon, 2008) with the
-"Royal Wife-Swap" section of /work/shared/RULINGS.md; docs/rules/wifeswap.md has the rules
-as implemented. This module is pure functions over card codes: trick strength and nemesis
-pairs, what makes a family legal and what it scores, and ``useful_layouts``, the concrete
-arrangements ``legal_actions`` lists (the game itself is in ``games.wifeswap``).
+Rule source: the published rule text of "Royal Wife-Swap" by Roger Kingdon (2008) with our
+rulings; docs/rules/wifeswap.md has the rules as implemented. This module is pure functions
+over card codes: trick strength and nemesis pairs, what makes a family legal and what it
+scores, and ``useful_layouts``, the concrete arrangements ``legal_actions`` lists (the game
+itself is in ``games.wifeswap``).
 """
 
 from __future__ import annotations
@@ -273,9 +273,9 @@ def useful_layouts(
     # A spouse replaced by a trick or hand card (the upgrade to a Royal marriage, say).
     for i, family in enumerate(current):
         kind = spouses(family)[0]
-        ranks = ("K", "Q") if kind == "senior" else ("J", "10")
+        spouse_ranks = ("K", "Q") if kind == "senior" else ("J", "10")
         for card in avail:
-            if RANK[card] in ranks:
+            if RANK[card] in spouse_ranks:
                 old = next(c for c in family if RANK[c] == RANK[card])
                 offer(*_swap(current, {i: (old, card)}), check=True)
     # Single members added.

@@ -1,7 +1,7 @@
-"""Scenario tests for Coins (games/coins.py), one per rule sentence and RULINGS.md ruling.
+"""Scenario tests for Coins (games/coins.py), one per rule sentence and ruling.
 
-Rule source: /work/shared/seeds/001_d6336a4cca594150.txt and the Coins section of
-/work/shared/RULINGS.md. Every test starts from a stacked deck and a fixed dealer; ``stack``
+Rule source: the published rule text of "Coins" by Mark Steere, with our rulings in
+docs/rules/coins.md. Every test starts from a stacked deck and a fixed dealer; ``stack``
 turns "these cards in these hands" into the deck order the engine deals from (the whole
 deck, one card at a time, clockwise, beginning on the dealer's left).
 """

@@ -1,4 +1,4 @@
-"""The one contract test every game in the registry must pass (DESIGN.md §3, §9.6).
+"""The one contract test every game in the registry must pass (games.base.Rules).
 
 Random seeded matches end; every legal action applies and anything else raises
 ``IllegalAction`` and changes nothing; ``apply`` never mutates its input; cards are
@@ -66,6 +66,9 @@ def test_registry_entry_has_the_contract_members(name: str) -> None:
     assert isinstance(rules, games.Rules)
     assert 1 <= rules.min_seats <= rules.max_seats
     assert isinstance(rules.title, str) and rules.title
+    assert isinstance(rules.lower_scores_win, bool)
+    assert rules.pack in ("french", "spanish", "tarot")
+    assert rules.blurb.endswith(".") and "\n" not in rules.blurb
     defaults = rules.default_options()
     json.dumps(defaults)
     schema = {entry["name"]: entry for entry in rules.options_schema()}
@@ -175,12 +178,15 @@ def test_apply_never_mutates_its_input_and_replay_rebuilds_the_match(name: str) 
         assert state == played.final, "the same seed and actions gave another match"
         rebuilt = games.replay(name, seats, played.seed, played.options, None, played.log)
         assert rebuilt == played.final
+        walked = games.states(rules, seats, played.seed, played.options, None, played.log)
+        assert list(walked) == played.states, "states() must yield every state, the first too"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_views_are_json_with_the_common_keys(name: str) -> None:
     rules = games.get(name)
     for i, seats in enumerate(seat_counts(rules) * 2):
+        deck = frozenset(rules.deck(seats, None))
         played = random_match(rules, seats, seed=4000 + i)
         for state in [*played.states[:: max(1, len(played.states) // 60)], played.final]:
             for seat in [*range(seats), None]:
@@ -199,6 +205,11 @@ def test_views_are_json_with_the_common_keys(name: str) -> None:
                     assert view["hand"] == [] and view["legal_actions"] == []
                 else:
                     assert view["legal_actions"] == rules.legal_actions(state, seat)
+            # A seat number that is not at the table sees what a spectator sees.
+            for off_table in (seats, -1):
+                view = rules.view(state, off_table)
+                assert view["hand"] == [] and view["legal_actions"] == []
+                assert not card_codes_in(view, deck) & rules.hidden_cards(state, None)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,10 +1,10 @@
-"""Scenario tests for Cupid (games/cupid.py), one per rule sentence and RULINGS.md example.
+"""Scenario tests for Cupid (games/cupid.py), one per rule sentence and ruling example.
 
-Rule source: /work/shared/seeds/000_f56fc89ee8d42ff3.txt and the Cupid section of
-/work/shared/RULINGS.md. Every test starts from a stacked deck and a fixed dealer, so the
-cards in each hand are known; ``stack`` turns "these hands, this prize, this turn-up, this
-stock" into the deck order the engine deals from (RULINGS.md: 5 each alternately from the
-non-dealer, then 2 prize cards, then the turn-up, then the stock top first).
+Rule source: the published rule text of "Cupid" by Mark S. Ball, v1.1.9, with our rulings in
+docs/rules/cupid.md. Every test starts from a stacked deck and a fixed dealer, so the cards
+in each hand are known; ``stack`` turns "these hands, this prize, this turn-up, this stock"
+into the deck order the engine deals from (5 each alternately from the non-dealer, then 2
+prize cards, then the turn-up, then the stock top first).
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def test_any_trick_with_the_joker_is_worth_zero() -> None:
         assert trick_value("JK", card) == trick_value(card, "JK") == 0
 
 
-# --- every RULINGS.md example, played at the table ------------------------------------
+# --- every example of our rulings, played at the table ---------------------------------
 
 EXAMPLES = [
     ("7S", "7H", "7S", 14),

@@ -1,7 +1,7 @@
-"""Scenario tests for Cups (games/cups.py), one per rule sentence and RULINGS.md ruling.
+"""Scenario tests for Cups (games/cups.py), one per rule sentence and ruling.
 
-Rule source: /work/shared/seeds/002_cd8d56743a295633.txt and the Cups section of
-/work/shared/RULINGS.md. Opening positions come from stacked decks with a fixed dealer:
+Rule source: the published "Simple Rules" of Cups, with our rulings in docs/rules/cups.md.
+Opening positions come from stacked decks with a fixed dealer:
 ``stacked`` turns "these hands, this first dump card, this stack" into the deck order the
 engine deals from (7 each, one at a time, starting with the dealer's right and going right).
 Positions late in a match (a nearly empty stack, graveyards, few Cups left) are set up by

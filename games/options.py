@@ -1,0 +1,128 @@
+"""Table options, declared once per game.
+
+A game lists its options as small frozen values — a whole number in a range, a choice among
+values, an on/off flag — and everything else follows from that one list: the defaults, the
+schema the server sends to forms, and the check of the options given to ``new_game``. So
+every limit is written in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import IllegalAction
+
+# Options that every game takes without declaring them: ``dealer`` fixes the first dealer
+# (games.base.check_dealer checks its value against the seat count).
+UNDECLARED = ("dealer",)
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """A whole number from ``low`` to ``high``, both included."""
+
+    name: str
+    label: str
+    default: int
+    low: int
+    high: int
+
+    @property
+    def expected(self) -> str:
+        return f"a whole number from {self.low} to {self.high}"
+
+    def accepts(self, value: object) -> bool:
+        # ``type(...) is int``: True is not 1 and 15.0 is not 15, though they compare equal.
+        return type(value) is int and self.low <= value <= self.high
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "type": "int",
+            "default": self.default,
+            "min": self.low,
+            "max": self.high,
+        }
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a few listed values (words or numbers)."""
+
+    name: str
+    label: str
+    default: str | int
+    choices: tuple[str | int, ...]
+
+    @property
+    def expected(self) -> str:
+        return "one of " + ", ".join(repr(c) for c in self.choices)
+
+    def accepts(self, value: object) -> bool:
+        # Same type as well as equal: True is not 1 and 15.0 is not 15.
+        return any(type(value) is type(c) and value == c for c in self.choices)
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "type": "choice",
+            "default": self.default,
+            "choices": list(self.choices),
+        }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """On or off."""
+
+    name: str
+    label: str
+    default: bool
+    # How a refusal names what was expected. Games whose refusals have always said it
+    # otherwise keep their own words.
+    expected: str = "a bool"
+
+    def accepts(self, value: object) -> bool:
+        return type(value) is bool
+
+    def schema(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "type": "bool", "default": self.default}
+
+
+Option = IntRange | Choice | Flag
+
+
+def defaults(options: Iterable[Option]) -> dict[str, Any]:
+    """The options a new match uses unless told otherwise, in declaration order."""
+    return {option.name: option.default for option in options}
+
+
+def schema(options: Iterable[Option]) -> list[dict[str, Any]]:
+    """The declarations as JSON for forms (see games.base.Rules.options_schema)."""
+    return [option.schema() for option in options]
+
+
+def settle(options: Iterable[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The defaults updated with ``given``, refusing unknown options and values out of bounds.
+
+    Options in ``UNDECLARED`` pass through unchecked; the game checks their values.
+    """
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise IllegalAction("Options must be a JSON object.")
+    declared = {option.name: option for option in options}
+    settled = defaults(declared.values())
+    for key, value in given.items():
+        option = declared.get(key)
+        if option is None and key not in UNDECLARED:
+            known = ", ".join(sorted([*declared, *UNDECLARED]))
+            raise IllegalAction(f"Unknown option {key!r}; this game knows: {known}.")
+        if option is not None and not option.accepts(value):
+            raise IllegalAction(f"Option {key!r} must be {option.expected}, not {value!r}.")
+        settled[key] = value
+    return settled
