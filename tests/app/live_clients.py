@@ -115,11 +115,12 @@ def check_against_truth(
     record = http.get(f"/api/matches/{room['match_id']}").json()
     assert record["status"] == "finished"
     rules = games.get(record["game"])
-    state = rules.new_game(record["seat_count"], int(record["seed"]), record["options"], None)
-    states = [state]
-    for event in record["events"]:
-        state = rules.apply(state, event["seat"], event["action"])
-        states.append(state)
+    actions = [(event["seat"], event["action"]) for event in record["events"]]
+    states = list(
+        games.states(
+            rules, record["seat_count"], int(record["seed"]), record["options"], None, actions
+        )
+    )
     deck = frozenset(rules.deck(record["seat_count"], record["options"]))
     checked = 0
     for seat, connection in connections.items():
