@@ -50,6 +50,17 @@ class Connection:
         self.closed = False
         # What this connection was last sent, so a notice resends only what changed.
         self.sent = Sent()
+        # Since when a send has been waiting for the client to read (None: not waiting);
+        # the hub's watchdog drops a connection stuck longer than SEND_TIMEOUT.
+        self.sending_since: float | None = None
+        self.dropped = False  # by the watchdog, as too slow
+        self._sender: asyncio.Task[None] | None = None
+        self._handler: asyncio.Task[object] | None = None
+
+    def start(self) -> None:
+        """Start the send loop (from the task that serves the connection)."""
+        self._handler = asyncio.current_task()
+        self._sender = asyncio.get_running_loop().create_task(self._run_sender())
 
     def notify(self) -> None:
         """The room changed: send what is new when the send loop next runs."""
@@ -64,7 +75,7 @@ class Connection:
             self._outbox.append(text)
         self._wakeup.set()
 
-    async def run_sender(self) -> None:
+    async def _run_sender(self) -> None:
         """Send until the connection closes; the one place that writes to the socket."""
         try:
             while not self.closed:
@@ -86,17 +97,36 @@ class Connection:
             self.closed = True
 
     async def _send(self, text: str) -> None:
-        # A client that stops reading would otherwise park this loop (and its buffers)
-        # for ever; after SEND_TIMEOUT it is closed as too slow.
-        try:
-            async with asyncio.timeout(SEND_TIMEOUT):
-                await self.websocket.send_text(text)
-        except TimeoutError:
-            self.closed = True
+        # A send returns at once unless the client stopped reading and its buffers are
+        # full; a timer per message would cost more than the send itself, so the hub's
+        # watchdog checks ``sending_since`` instead.
+        self.sending_since = asyncio.get_running_loop().time()
+        await self.websocket.send_text(text)
+        self.sending_since = None
 
     def stop(self) -> None:
         self.closed = True
         self._wakeup.set()
+
+    async def finish(self) -> None:
+        """Stop the send loop and wait for it to end."""
+        self.stop()
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+
+    def drop_if_stuck(self, now: float) -> bool:
+        """Drop a connection whose send has waited over SEND_TIMEOUT for the client to read."""
+        if self.sending_since is None or now - self.sending_since < SEND_TIMEOUT:
+            return False
+        # Its sends would wait for ever, and so would a close frame: stop serving it (the
+        # task serving it ends, and the server closes the socket).
+        self.closed = self.dropped = True
+        for task in (self._sender, self._handler):
+            if task is not None:
+                task.cancel()
+        return True
 
 
 class Hub:
@@ -104,6 +134,16 @@ class Hub:
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
+
+    async def watch_for_stuck_clients(self, period: float = 1.0) -> None:
+        """Every ``period`` seconds, drop connections stuck sending (runs for ever)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for connections in list(self._rooms.values()):
+                for connection in list(connections):
+                    connection.drop_if_stuck(now)
 
     def add(self, connection: Connection) -> None:
         self._rooms.setdefault(connection.room.id, set()).add(connection)

@@ -5,6 +5,7 @@ Run it with ``uvicorn app.main:create_app --factory`` (`make run` does, after mi
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
@@ -97,6 +98,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if cluster is not None:
             await cluster.start()
+        watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("resumed %d unfinished matches from their event logs", resumed)
@@ -108,6 +110,7 @@ def create_app(
         gc.freeze()
         gc.set_threshold(7000, 50, 1000)
         yield
+        watchdog.cancel()
         if cluster is not None:
             await cluster.close()
         await rooms.close()

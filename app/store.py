@@ -10,11 +10,12 @@ submit or a second process acting on the same match fails cleanly with Integrity
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import Match, MatchEvent, MatchPlayer, Room, Seat, User
+from app.models import Base, Match, MatchEvent, MatchPlayer, Room, Seat, User
 
 
 def get_user(*, session: Session, user_id: str) -> User | None:
@@ -46,19 +47,29 @@ def code_exists(*, session: Session, code: str) -> bool:
     return session.scalars(select(Room.id).where(Room.code == code)).first() is not None
 
 
-def insert_room(
-    *, session: Session, room: Room, seats: list[Seat], rematch_of: str | None = None
-) -> None:
-    """A new room with its first seat holders (and the link from the room it rematches).
+def _values(row: Base) -> dict[str, Any]:
+    """A new (unsaved) row's column values, for a Core insert."""
+    return {
+        column.key: getattr(row, column.key)
+        for column in row.__table__.columns
+        if getattr(row, column.key) is not None
+    }
 
-    One transaction: a room never exists half-seated.
-    """
-    room.seats = seats
-    session.add(room)
+
+# The writes below use Core statements in the session's transaction, not the ORM's unit of
+# work: a new room or match is written once per match, and the ORM's bookkeeping cost
+# several times the statements themselves.
+
+
+def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) -> None:
+    """A new room with its first seat holders, ``room.seats`` (and the link from the room
+    it rematches). One transaction: a room never exists half-seated."""
+    session.execute(insert(Room), [_values(room)])
+    if room.seats:
+        seats = [{**_values(seat), "room_id": room.id} for seat in room.seats]
+        session.execute(insert(Seat), seats)
     if rematch_of is not None:
-        old = session.get(Room, rematch_of)
-        assert old is not None
-        old.rematch_id = room.id
+        session.execute(update(Room).where(Room.id == rematch_of).values(rematch_id=room.id))
     session.commit()
 
 
@@ -66,19 +77,18 @@ def put_seat(
     *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
 ) -> None:
     """Give a seat to a user or a computer player (taking it, or replacing its holder)."""
-    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).first()
-    if row is None:
-        session.add(Seat(room_id=room_id, seat=seat, user_id=user_id, bot=bot, name=name))
-    else:
-        row.user_id, row.bot, row.name = user_id, bot, name
+    holder = {"user_id": user_id, "bot": bot, "name": name}
+    changed = session.execute(
+        update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(**holder)
+    )
+    if changed.rowcount == 0:  # type: ignore[attr-defined]
+        session.execute(insert(Seat), [{"room_id": room_id, "seat": seat, **holder}])
     session.commit()
 
 
 def free_seat(*, session: Session, room_id: str, seat: int, new_host_id: str | None = None) -> None:
     """Free a seat; with ``new_host_id`` the host role passes on in the same transaction."""
-    row = session.scalars(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat)).first()
-    if row is not None:
-        session.delete(row)
+    session.execute(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
     if new_host_id is not None:
         session.execute(update(Room).where(Room.id == room_id).values(host_id=new_host_id))
     session.commit()
@@ -88,14 +98,14 @@ def start_match(
     *, session: Session, room_id: str, match: Match, user_ids: Sequence[str | None]
 ) -> None:
     """Create the match, who sat where, and mark the room playing: one transaction."""
-    session.add(match)
-    session.flush()
-    for seat, user_id in enumerate(user_ids):
-        session.add(MatchPlayer(match_id=match.id, seat=seat, user_id=user_id))
-    room = session.get(Room, room_id)
-    assert room is not None
-    room.status = "playing"
-    room.match_id = match.id
+    session.execute(insert(Match), [_values(match)])
+    session.execute(
+        insert(MatchPlayer),
+        [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
+    )
+    session.execute(
+        update(Room).where(Room.id == room_id).values(status="playing", match_id=match.id)
+    )
     session.commit()
 
 

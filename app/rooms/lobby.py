@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 import games
-from app.models import Match, Room, Seat
+from app.models import Match, Room, Seat, utcnow
 from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
@@ -105,8 +105,10 @@ class Lobby:
             visibility=visibility,
             status="waiting",
             host_id=host_id,
+            created_at=utcnow(),
         )
-        await self.storage.insert_room(row, [Seat(seat=0, user_id=host_id, name=host_name)])
+        row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
+        await self.storage.insert_room(row)
         return self.registry.add(live_room(row))
 
     async def join(self, room: LiveRoom, *, user_id: str, name: str, seat: int | None) -> int:
@@ -225,6 +227,7 @@ class Lobby:
                     if h is not None
                 ],
                 status="playing",
+                created_at=utcnow(),
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             await self.storage.start_match(room.id, match, user_ids)
@@ -250,13 +253,14 @@ class Lobby:
                 visibility=room.visibility,
                 status="waiting",
                 host_id=user_id,
+                created_at=utcnow(),
             )
-            seats = [
+            row.seats = [
                 Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
                 for i, h in enumerate(room.seats)
                 if h is not None
             ]
-            await self.storage.insert_room(row, seats, rematch_of=room.id)
+            await self.storage.insert_room(row, rematch_of=room.id)
             new_room = self.registry.add(live_room(row))
             room.rematch_id = new_room.id
             self._changed(room)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
 from app.db import make_session_factory
-from app.models import Match, MatchEvent, Room, Seat
+from app.models import Match, MatchEvent, Room
 from app.rooms.event_log import Event, EventLog
 
 T = TypeVar("T")
@@ -89,13 +89,10 @@ class RoomStorage:
     async def code_taken(self, code: str) -> bool:
         return await self._in_session(lambda session: store.code_exists(session=session, code=code))
 
-    async def insert_room(
-        self, room: Room, seats: list[Seat], *, rematch_of: str | None = None
-    ) -> None:
+    async def insert_room(self, room: Room, *, rematch_of: str | None = None) -> None:
+        """A new room with its seats (``room.seats``)."""
         await self._in_session(
-            lambda session: store.insert_room(
-                session=session, room=room, seats=seats, rematch_of=rematch_of
-            )
+            lambda session: store.insert_room(session=session, room=room, rematch_of=rematch_of)
         )
 
     async def put_seat(

@@ -9,7 +9,6 @@ with a "preview" message, whether the rules accept the action or not.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import orjson
@@ -71,55 +70,64 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     connection = Connection(websocket, user_id, room, rooms.presence, settings.max_send_queue)
     hub.add(connection)
     rooms.presence_changed(room)
-    loop = asyncio.get_running_loop()
-    sender = loop.create_task(connection.run_sender())
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    violations = 0
+    connection.start()
     try:
-        while not connection.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text: Any = message.get("text")
-            if text is None:
-                connection.send(error_message("bad_message", "Send JSON text frames, not binary."))
-                continue
-            if len(text) > settings.max_message_bytes:
-                connection.send(
-                    error_message(
-                        "message_too_large",
-                        f"Messages are at most {settings.max_message_bytes} bytes.",
-                    )
-                )
-                continue
-            if not bucket.allow(loop.time()):
-                violations += 1
-                if violations > settings.max_rate_violations:
-                    await websocket.close(code=POLICY_VIOLATION, reason="flooding")
-                    break
-                connection.send(error_message("rate_limited", "Too many messages; slow down."))
-                continue
-            try:
-                parsed = ClientMessage.validate_json(text)
-            except ValidationError as error:
-                connection.send(error_message("bad_message", describe_validation(error)))
-                continue
-            seat = room.seat_of(user_id)
-            if isinstance(parsed, PreviewMessage):
-                connection.send(preview_reply(rooms, room, seat, parsed))
-                continue
-            if not isinstance(parsed, ActMessage):
-                connection.send('{"type":"pong"}')
-                continue
-            try:
-                await rooms.act(room, seat=seat, version=parsed.version, action=parsed.action)
-            except RoomError as error:
-                connection.send(error_message(error.code, error.message))
+        await serve(websocket, connection, rooms, settings)
+    except asyncio.CancelledError:
+        if not connection.dropped:
+            raise
+        # The hub's watchdog dropped a client that stopped reading.
     finally:
-        connection.stop()
         hub.remove(connection)
         rooms.presence_changed(room)
         rooms.registry.release_if_idle(room)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await connection.finish()
+
+
+async def serve(
+    websocket: WebSocket, connection: Connection, rooms: Rooms, settings: Settings
+) -> None:
+    """Answer one connection's messages until it closes."""
+    room, user_id = connection.room, connection.user_id
+    loop = asyncio.get_running_loop()
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    violations = 0
+    while not connection.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            break
+        text: Any = message.get("text")
+        if text is None:
+            connection.send(error_message("bad_message", "Send JSON text frames, not binary."))
+            continue
+        if len(text) > settings.max_message_bytes:
+            connection.send(
+                error_message(
+                    "message_too_large",
+                    f"Messages are at most {settings.max_message_bytes} bytes.",
+                )
+            )
+            continue
+        if not bucket.allow(loop.time()):
+            violations += 1
+            if violations > settings.max_rate_violations:
+                await websocket.close(code=POLICY_VIOLATION, reason="flooding")
+                break
+            connection.send(error_message("rate_limited", "Too many messages; slow down."))
+            continue
+        try:
+            parsed = ClientMessage.validate_json(text)
+        except ValidationError as error:
+            connection.send(error_message("bad_message", describe_validation(error)))
+            continue
+        seat = room.seat_of(user_id)
+        if isinstance(parsed, PreviewMessage):
+            connection.send(preview_reply(rooms, room, seat, parsed))
+            continue
+        if not isinstance(parsed, ActMessage):
+            connection.send('{"type":"pong"}')
+            continue
+        try:
+            await rooms.act(room, seat=seat, version=parsed.version, action=parsed.action)
+        except RoomError as error:
+            connection.send(error_message(error.code, error.message))
