@@ -113,7 +113,12 @@ class Cluster:
         self._rooms = rooms
 
     def channel(self, room_id: str) -> str:
+        """A room's notices: its owner publishes, the processes holding copies listen."""
         return f"{self.prefix}:room:{room_id}"
+
+    def presence_channel(self, room_id: str) -> str:
+        """Who is connected to a room, per process: every process holding it listens."""
+        return f"{self.prefix}:here:{room_id}"
 
     def inbox(self, process_id: str) -> str:
         return f"{self.prefix}:proc:{process_id}"
@@ -154,13 +159,16 @@ class Cluster:
             raise unavailable() from None
         if claimed:
             self._owners[room.id] = self.process_id
+            # An owner does not listen to its own notices.
+            await self.bus.unsubscribe(self.channel(room.id))
         return claimed
 
     async def hold(self, room: LiveRoom) -> None:
         """A room just loaded here: claim it if it is free, else follow its owner."""
-        await self.bus.subscribe(self.channel(room.id))
+        await self.bus.subscribe(self.presence_channel(room.id))
         room.owned = await self.claim(room)
         if not room.owned:
+            await self.bus.subscribe(self.channel(room.id))
             await self._learn_presence(room)
 
     def release(self, room: LiveRoom) -> None:
@@ -173,6 +181,7 @@ class Cluster:
         self._published.pop(room.id, None)
         self.presence.forget_room(room.id)
         await self.bus.unsubscribe(self.channel(room.id))
+        await self.bus.unsubscribe(self.presence_channel(room.id))
         if self.leases.holds(room.id):
             with contextlib.suppress(RedisError, OSError):
                 await self.leases.release(room.id)
@@ -309,7 +318,7 @@ class Cluster:
             "proc": self.process_id,
             "here": orjson.loads(here.payload()),
         }
-        self.bus.publish(self.channel(room_id), orjson.dumps(message))
+        self.bus.publish(self.presence_channel(room_id), orjson.dumps(message))
         asyncio.get_running_loop().create_task(self._store_presence(room_id, here))
 
     async def _store_presence(self, room_id: str, here: Here) -> None:
@@ -335,7 +344,7 @@ class Cluster:
             self._on_notice(channel.rsplit(":", 1)[1], message)
         elif kind == "presence":
             room_id = channel.rsplit(":", 1)[1]
-            here = Here.parse(orjson.dumps(message["here"]))
+            here = Here.of(message["here"])
             if self.presence.set_remote(room_id, message["proc"], here):
                 self._described(room_id)
         elif kind == "call":
@@ -369,7 +378,7 @@ class Cluster:
         if room.owned:
             # Another process says it referees this room. Redis's lease decides which of
             # the two does; until then this process's copy is the one it referees.
-            asyncio.get_running_loop().create_task(self._check_owner(room, notice["version"]))
+            asyncio.get_running_loop().create_task(self._check_owner(room))
             return
         if room_id in self._resyncing:
             self._resyncing[room_id] = max(self._resyncing[room_id], notice["version"])
@@ -467,11 +476,10 @@ class Cluster:
         for room in registry.rooms():
             registry.release_if_idle(room)
 
-    async def _check_owner(self, room: LiveRoom, version: int) -> None:
+    async def _check_owner(self, room: LiveRoom) -> None:
         with contextlib.suppress(RedisError, OSError):
             if await self.leases.owner(room.id) not in (None, self.process_id):
                 self._give_up(room.id)
-                self._resync(room, version)
 
     def _give_up(self, room_id: str) -> None:
         self.leases.forget(room_id)
@@ -479,6 +487,13 @@ class Cluster:
         if room is not None and room.owned:
             log.warning("lost the lease on room %s; following its new owner", room_id)
             room.owned = False
+            asyncio.get_running_loop().create_task(self._follow(room))
+
+    async def _follow(self, room: LiveRoom) -> None:
+        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.bus.subscribe(self.channel(room.id))
+        self._resync(room, room.version)
 
     async def _sweep_orphans(self) -> None:
         """Unfinished matches that no process holds (their owner died): claim and resume."""

@@ -27,8 +27,14 @@ class Here:
 
     @staticmethod
     def parse(payload: bytes | str) -> Here:
-        data = orjson.loads(payload)
-        return Here(frozenset(int(s) for s in data["seats"]), int(data["watchers"]))
+        return Here.of(orjson.loads(payload))
+
+    @staticmethod
+    def of(data: dict[str, object]) -> Here:
+        seats = data["seats"]
+        watchers = data["watchers"]
+        assert isinstance(seats, list) and isinstance(watchers, int)
+        return Here(frozenset(int(s) for s in seats), watchers)
 
 
 class ClusterPresence:

@@ -18,12 +18,9 @@ class Ownership(Protocol):
         """Whether this process may referee the room now (its lease is current)."""
         ...
 
-    async def claim(self, room: LiveRoom) -> bool:
-        """Try to become the room's owner; True when this process owns it now."""
-        ...
-
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
-        """Run a verb on the room's owner and return its result (or raise its RoomError)."""
+        """Run a verb on the room's owner and return its result (or raise its RoomError);
+        if the owner is gone, become the owner and run it here."""
         ...
 
     async def hold(self, room: LiveRoom) -> None:
@@ -39,9 +36,6 @@ class SoleProcess:
     """One process runs alone: it owns every room."""
 
     def owns(self, room: LiveRoom) -> bool:
-        return True
-
-    async def claim(self, room: LiveRoom) -> bool:
         return True
 
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:

@@ -105,12 +105,9 @@ class Rooms:
         return self.referee.preview(room, seat=seat, version=version, action=action)
 
     async def run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
-        """Run ``verb`` on the process that referees ``room``: here if this process owns it
-        (or can claim it now), else on its owner."""
+        """Run ``verb`` on the process that referees ``room``: here if this process owns
+        it, else on its owner (which claims the room here if its owner is gone)."""
         if self.ownership.owns(room):
-            return await self.run_here(room, verb, args)
-        if await self.ownership.claim(room):
-            await self.became_owner(room)
             return await self.run_here(room, verb, args)
         return await self.ownership.forward(room, verb, args)
 
