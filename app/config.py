@@ -31,6 +31,12 @@ class Settings(BaseSettings):
     # Queued outgoing messages per connection before it is judged too slow and closed.
     max_send_queue: int = 64
 
+    # Seconds a request may take to send its headers before its connection is closed.
+    header_timeout: float = 10.0
+    # Seconds a burst of connects and disconnects is gathered before the room's
+    # description (who is here) goes out again.
+    presence_delay: float = 0.2
+
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
 

@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.outage import OutageLog
+
 
 def make_engine(url: str) -> Engine:
     kwargs: dict[str, Any] = {}
@@ -26,6 +28,7 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
+    OutageLog(engine)
     return engine
 
 

@@ -14,7 +14,6 @@ process.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 
 from starlette.websockets import WebSocket
@@ -25,10 +24,19 @@ from app.rooms.render import Sent, pending
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
+FINISH_TIMEOUT = 2.0  # seconds a closing connection's queue may take to go out
 
 
 class Connection:
-    """One WebSocket to one room, acting for a seat or watching (``seat is None``)."""
+    """One WebSocket to one room, acting for a seat or watching (``seat is None``).
+
+    Everything sent to the client leaves through one queue, in order: the answers to its
+    messages (replies: errors, previews, pongs) and the room's updates (its description
+    and this seat's state), so an answer never overtakes the state produced by a later
+    message. Updates are rendered when the room changes and coalesce: an update not yet
+    sent is replaced in place by a newer one of its kind, unless a reply was queued after
+    it (then the newer update goes after that reply).
+    """
 
     def __init__(
         self,
@@ -43,11 +51,12 @@ class Connection:
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
-        self._outbox: deque[str] = deque()
+        # [kind, text, once]: kind "reply", "room" or "state"; ``once`` a reply's key.
+        self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
         self._wakeup = asyncio.Event()
-        self._due = False
         self.closed = False
+        self._close: tuple[int, str] | None = None  # the close frame to send, if any
         # What this connection was last sent, so a notice resends only what changed.
         self.sent = Sent()
         # Since when a send has been waiting for the client to read (None: not waiting);
@@ -63,36 +72,59 @@ class Connection:
         self._sender = asyncio.get_running_loop().create_task(self._run_sender())
 
     def notify(self) -> None:
-        """The room changed: send what is new when the send loop next runs."""
-        self._due = True
+        """The room changed: queue what is new for this connection's seat."""
+        if self.closed:
+            return
+        # A watcher who takes a seat (or a seat given to a computer) acts as that from now.
+        self.seat = self.room.seat_of(self.user_id)
+        updates, self.sent = pending(self.room, self._presence, self.seat, self.sent)
+        for kind, text in updates:
+            if not self._replace_waiting(kind, text):
+                self._push([kind, text, ""])
+
+    def _replace_waiting(self, kind: str, text: str) -> bool:
+        """Put ``text`` in place of an update of ``kind`` still waiting after the last reply."""
+        for item in reversed(self._queue):
+            if item[0] == "reply":
+                return False
+            if item[0] == kind:
+                item[1] = text
+                return True
+        return False
+
+    def reply(self, text: str, *, once: str = "") -> None:
+        """Queue an answer to the client's message. With ``once``, a reply with the same
+        key still waiting in the queue makes this one unnecessary (a flood is told once)."""
+        if once and any(item[2] == once for item in self._queue):
+            return
+        self._push(["reply", text, once])
+
+    def _push(self, item: list[str]) -> None:
+        if len(self._queue) >= self._max_queue:
+            self.close(SLOW_CLIENT_CLOSE, "too slow")  # it does not read what it is sent
+            return
+        self._queue.append(item)
         self._wakeup.set()
 
-    def send(self, text: str) -> None:
-        """Queue one message (an error, a pong); a client that never reads is dropped."""
-        if len(self._outbox) >= self._max_queue:
-            self.closed = True
-        else:
-            self._outbox.append(text)
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then a close frame with ``code``; accept nothing more."""
+        if self._close is None:
+            self._close = (code, reason)
+        self.closed = True
         self._wakeup.set()
 
     async def _run_sender(self) -> None:
         """Send until the connection closes; the one place that writes to the socket."""
         try:
-            while not self.closed:
+            while True:
+                while self._queue:
+                    await self._send(self._queue.popleft()[1])
+                if self.closed:
+                    break
                 await self._wakeup.wait()
                 self._wakeup.clear()
-                if self._due:
-                    self._due = False
-                    # A watcher who takes a seat (or a seat given to a computer) acts as
-                    # that from now on.
-                    self.seat = self.room.seat_of(self.user_id)
-                    texts, self.sent = pending(self.room, self._presence, self.seat, self.sent)
-                    for text in texts:
-                        await self._send(text)
-                while self._outbox and not self.closed:
-                    await self._send(self._outbox.popleft())
-            with contextlib.suppress(Exception):
-                await self.websocket.close(code=SLOW_CLIENT_CLOSE, reason="too slow")
+            if self._close is not None:
+                await self.websocket.close(code=self._close[0], reason=self._close[1])
         except Exception:  # the peer went away mid-send; the receive loop will notice
             self.closed = True
 
@@ -104,17 +136,20 @@ class Connection:
         await self.websocket.send_text(text)
         self.sending_since = None
 
-    def stop(self) -> None:
+    async def finish(self) -> None:
+        """Stop accepting messages, let the send loop deliver what is queued (and the close
+        frame), and wait for it — briefly: a client that does not read is not waited for."""
         self.closed = True
         self._wakeup.set()
-
-    async def finish(self) -> None:
-        """Stop the send loop and wait for it to end."""
-        self.stop()
-        if self._sender is not None:
+        if self._sender is None:
+            return
+        try:
+            async with asyncio.timeout(FINISH_TIMEOUT):
+                await asyncio.shield(self._sender)
+        except (TimeoutError, asyncio.CancelledError):
             self._sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sender
+        except Exception:  # the send loop's own failure: the peer is gone
+            return
 
     def drop_if_stuck(self, now: float) -> bool:
         """Drop a connection whose send has waited over SEND_TIMEOUT for the client to read."""

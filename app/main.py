@@ -14,19 +14,18 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
 from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
+from app import http_errors
 from app.cluster.cluster import Cluster
 from app.config import Settings, get_settings
 from app.db import make_engine
 from app.hub import Hub
 from app.identity import CookieSigner
-from app.rooms import RoomError, Rooms
+from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
 from app.routes import games as games_api
@@ -89,10 +88,17 @@ def create_app(
             presence=cluster.presence,
             ownership=cluster,
             bot_delay=settings.bot_delay,
+            presence_delay=settings.presence_delay,
         )
         cluster.attach(rooms)
     else:
-        rooms = Rooms(storage, notifier=hub, presence=hub, bot_delay=settings.bot_delay)
+        rooms = Rooms(
+            storage,
+            notifier=hub,
+            presence=hub,
+            bot_delay=settings.bot_delay,
+            presence_delay=settings.presence_delay,
+        )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -126,26 +132,8 @@ def create_app(
     app.state.hub = hub
     app.state.rooms = rooms
 
-    app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
-    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    http_errors.install(app)
     for routes in (sessions_api, games_api, rooms_api, matches_api, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return ParlourApp(app)
-
-
-async def _room_error(_request: Request, error: RoomError) -> JSONResponse:
-    return JSONResponse(
-        {"code": error.code, "message": error.message, "detail": error.message},
-        status_code=error.status,
-    )
-
-
-async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
-    where = ".".join(str(p) for p in first["loc"] if p != "body")
-    message = f"{where}: {first['msg']}" if where else str(first["msg"])
-    return JSONResponse(
-        {"code": "bad_request", "message": message, "detail": message},
-        status_code=422,
-    )

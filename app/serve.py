@@ -23,6 +23,7 @@ import uvicorn
 
 from app.config import get_settings
 from app.db import upgrade_to_head
+from app.http_protocol import with_header_timeout
 
 # Small frames only, and no per-message deflate: it costs 25-40 % of the server's CPU on
 # Parlour's small JSON messages (docs/architecture.md, "Measured").
@@ -34,7 +35,8 @@ SERVER_OPTIONS: dict[str, object] = {
 
 
 def serve_one(host: str, port: int) -> None:
-    uvicorn.run("app.main:create_app", host=host, port=port, **SERVER_OPTIONS)  # type: ignore[arg-type]
+    http = with_header_timeout(get_settings().header_timeout)
+    uvicorn.run("app.main:create_app", host=host, port=port, http=http, **SERVER_OPTIONS)  # type: ignore[arg-type]
 
 
 def serve_many(host: str, port: int, count: int) -> None:

@@ -83,7 +83,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``uvicorn app.main:create_app`` in its own process, as `make run` starts it."""
+    """The server in its own process, started as `make run` starts it (``app.serve``)."""
 
     def __init__(self, database_url: str, data_dir: Path, **env: str) -> None:
         self.database_url = database_url
@@ -115,15 +115,12 @@ class LiveServer:
             [
                 sys.executable,
                 "-m",
-                "uvicorn",
-                "app.main:create_app",
-                "--factory",
+                "app.serve",
+                "--no-migrate",
                 "--host",
                 "127.0.0.1",
                 "--port",
                 str(self.port),
-                "--ws-max-size",
-                "65536",
             ],
             cwd=ROOT,
             env=env,

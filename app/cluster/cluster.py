@@ -34,18 +34,11 @@ from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence, Here
 from app.hub import Hub
 from app.rooms import LiveRoom, RoomError, Rooms
+from app.rooms.errors import unavailable
 from app.rooms.records import SeatHolder
 from app.rooms.referee import begin, follow
 
 log = logging.getLogger("parlour.cluster")
-
-UNAVAILABLE = "unavailable"
-
-
-def unavailable() -> RoomError:
-    return RoomError(
-        UNAVAILABLE, "This table's server is not answering; try again in a moment.", 503
-    )
 
 
 def _meta(room: LiveRoom) -> dict[str, Any]:

@@ -15,3 +15,9 @@ class RoomError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+def unavailable() -> RoomError:
+    """The refusal when the database, or the process refereeing the room, cannot be reached
+    for now: nothing changed, and the same request may be sent again."""
+    return RoomError("unavailable", "The server cannot reach this table right now; try again.", 503)

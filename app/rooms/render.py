@@ -86,16 +86,19 @@ def _cached(room: LiveRoom, key: Hashable, build: Callable[[], dict[str, Any]]) 
 
 def pending(
     room: LiveRoom, presence: Presence, seat: int | None, sent: Sent
-) -> tuple[list[str], Sent]:
-    """The messages a connection acting as ``seat`` has not seen, and its new record."""
-    out: list[str] = []
+) -> tuple[list[tuple[str, str]], Sent]:
+    """What a connection acting as ``seat`` has not seen, as (kind, text) pairs — kind
+    ``room`` or ``state`` — and its new record."""
+    out: list[tuple[str, str]] = []
     if sent.meta_version != room.meta_version:
-        out.append(
-            _cached(room, "room", lambda: {"type": "room", "room": describe(room, presence)})
-        )
+        out.append(("room", _cached(room, "room", lambda: room_message(room, presence))))
     stale = sent.version != room.version or sent.seat != seat
     version = sent.version
     if room.state is not None and stale:
-        out.append(_cached(room, ("state", seat), lambda: state_message(room, seat)))
+        out.append(("state", _cached(room, ("state", seat), lambda: state_message(room, seat))))
         version = room.version
     return out, Sent(room.meta_version, version, seat)
+
+
+def room_message(room: LiveRoom, presence: Presence) -> dict[str, Any]:
+    return {"type": "room", "room": describe(room, presence)}

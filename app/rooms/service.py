@@ -8,6 +8,7 @@ It adds no rules of its own.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -35,10 +36,13 @@ class Rooms:
         notifier: Notifier,
         presence: Presence,
         bot_delay: float,
+        presence_delay: float = 0.0,
         ownership: Ownership | None = None,
     ) -> None:
         self.storage = storage
         self.presence = presence
+        self.presence_delay = presence_delay
+        self._presence_due: set[str] = set()
         self.ownership: Ownership = ownership or SoleProcess()
         self.notifier = Notifiers([notifier])
         self.registry = RoomRegistry(storage, self.notifier, presence, self.ownership)
@@ -64,7 +68,15 @@ class Rooms:
         return describe(room, self.presence)
 
     def presence_changed(self, room: LiveRoom) -> None:
-        """Someone connected or left: the room description (who is here) is resent."""
+        """Someone connected or left: the room description (who is here) goes out again —
+        once for a burst of comings and goings within ``presence_delay``."""
+        if room.id in self._presence_due:
+            return
+        self._presence_due.add(room.id)
+        asyncio.get_running_loop().call_later(self.presence_delay, self._presence_out, room)
+
+    def _presence_out(self, room: LiveRoom) -> None:
+        self._presence_due.discard(room.id)
         room.described()
         self.notifier.room_changed(room)
 

@@ -17,11 +17,14 @@ from pydantic import ValidationError
 
 from app.config import Settings
 from app.hub import Connection, Hub
+from app.outage import is_outage
 from app.ratelimit import TokenBucket
 from app.rooms import LiveRoom, RoomError, Rooms
+from app.rooms.errors import unavailable
 from app.schemas import ActMessage, ClientMessage, PreviewMessage
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
 ROOM_NOT_FOUND_CLOSE = 4404
 
 
@@ -66,6 +69,13 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await websocket.send_text(error_message(error.code, error.message))
         await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
         return
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        down = unavailable()
+        await websocket.send_text(error_message(down.code, down.message))
+        await websocket.close(code=TRY_AGAIN_LATER)
+        return
 
     connection = Connection(websocket, user_id, room, rooms.presence, settings.max_send_queue)
     hub.add(connection)
@@ -97,37 +107,45 @@ async def serve(
         if message["type"] == "websocket.disconnect":
             break
         text: Any = message.get("text")
+        if not bucket.allow(loop.time()):
+            violations += 1
+            if violations > settings.max_rate_violations:
+                connection.close(POLICY_VIOLATION, "flooding")
+                break
+            # A flood is told once for as long as the refusal is still waiting to go out.
+            rate_limited = error_message("rate_limited", "Too many messages; slow down.")
+            connection.reply(rate_limited, once="rate_limited")
+            continue
         if text is None:
-            connection.send(error_message("bad_message", "Send JSON text frames, not binary."))
+            connection.reply(error_message("bad_message", "Send JSON text frames, not binary."))
             continue
         if len(text) > settings.max_message_bytes:
-            connection.send(
+            connection.reply(
                 error_message(
                     "message_too_large",
                     f"Messages are at most {settings.max_message_bytes} bytes.",
                 )
             )
             continue
-        if not bucket.allow(loop.time()):
-            violations += 1
-            if violations > settings.max_rate_violations:
-                await websocket.close(code=POLICY_VIOLATION, reason="flooding")
-                break
-            connection.send(error_message("rate_limited", "Too many messages; slow down."))
-            continue
         try:
             parsed = ClientMessage.validate_json(text)
         except ValidationError as error:
-            connection.send(error_message("bad_message", describe_validation(error)))
+            connection.reply(error_message("bad_message", describe_validation(error)))
             continue
         seat = room.seat_of(user_id)
         if isinstance(parsed, PreviewMessage):
-            connection.send(preview_reply(rooms, room, seat, parsed))
+            connection.reply(preview_reply(rooms, room, seat, parsed))
             continue
         if not isinstance(parsed, ActMessage):
-            connection.send('{"type":"pong"}')
+            connection.reply('{"type":"pong"}')
             continue
         try:
             await rooms.act(room, seat=seat, version=parsed.version, action=parsed.action)
         except RoomError as error:
-            connection.send(error_message(error.code, error.message))
+            connection.reply(error_message(error.code, error.message))
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            # The database is down: nothing was written; the client may send it again.
+            down = unavailable()
+            connection.reply(error_message(down.code, down.message))

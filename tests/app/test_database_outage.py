@@ -1,0 +1,71 @@
+"""While the database is down, requests are refused with the documented ``unavailable``
+code and nothing else breaks: the play socket stays open, HTTP errors keep their JSON
+shape, and the log says it once, not once per request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import make_url
+
+from app.main import create_app
+from tests.app.helpers import make_settings, next_of, running, started_room
+from tests.app.live_clients import UNLIMITED, open_room
+from tests.app.tcp_proxy import TcpProxy
+from tests.app.test_computer_players_outlast_outages import FailingStorage
+from tests.conftest import LiveServer
+
+
+def test_an_act_during_an_outage_is_refused_and_the_socket_stays_open(
+    database_url: str, tmp_path: Path
+) -> None:
+    storage = FailingStorage(database_url)
+    settings = make_settings(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
+    with running(create_app(settings, storage=storage)) as new_client:
+        ann, bob = new_client("Ann"), new_client("Bob")
+        room = started_room(ann, [bob], options={"dealer": 0})
+        with ann.websocket_connect(f"/ws/rooms/{room['id']}") as ws:
+            state = next_of(ws, "state")
+            act = {"type": "act", "version": 0, "action": state["view"]["legal_actions"][0]}
+            storage.down = True
+            ws.send_json(act)
+            assert next_of(ws, "error")["code"] == "unavailable"
+            ws.send_json({"type": "ping"})
+            assert next_of(ws, "pong") == {"type": "pong"}
+            storage.down = False
+            ws.send_json(act)
+            assert next_of(ws, "state")["version"] == 1
+
+
+def test_a_stopped_database_is_answered_with_codes_and_logged_once(
+    postgres_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    url = make_url(postgres_url)
+    proxy = TcpProxy((url.host or "127.0.0.1", url.port or 5432))
+    try:
+        proxied = url.set(port=proxy.port).render_as_string(hide_password=False)
+        server = live_server_factory(database_url=proxied, **UNLIMITED)
+        room_id, (ann, bob) = open_room(server, "cupid", ["Ann", "Bob"], {"dealer": 0})
+        ann.connect(room_id)
+        state = ann.state_at(0)
+        proxy.cut()
+        for _ in range(5):
+            ann.act(0, state["view"]["legal_actions"][0])
+            error = ann.receive()
+            assert error["type"] == "error" and error["code"] == "unavailable", error
+            created = ann.http.post("/api/rooms", json={"game": "cupid"})
+            assert created.status_code == 503
+            assert created.json()["code"] == "unavailable" and created.json()["message"]
+        proxy.restore()
+        ann.act(0, state["view"]["legal_actions"][0])
+        assert ann.state_at(1)["version"] == 1
+        assert ann.http.post("/api/rooms", json={"game": "cupid"}).status_code == 201
+        log = server.log_path.read_text()
+        assert log.count("the database is not answering") == 1, log
+        assert log.count("the database answers again") == 1, log
+        assert "Traceback" not in log, log
+        ann.close()
+        bob.close()
+    finally:
+        proxy.close()

@@ -1,0 +1,152 @@
+"""What a socket delivers: answers in the order of the messages they answer, a flood told
+and then closed with a close frame, and bursts of comings and goings coalesced."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import orjson
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from app.hub import Connection, Hub
+from app.rooms.referee import begin
+from tests.app.helpers import make_app, next_of, running
+from tests.app.test_stuck_clients import a_room
+from tests.conftest import LiveServer
+
+
+class RecordingSocket:
+    """Records what is sent; the first send waits until released (a slow client)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.release = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        if not self.sent:
+            self.sent.append(text)
+            await self.release.wait()
+        else:
+            self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.sent.append(f"close {code}")
+
+
+def test_an_answer_is_not_overtaken_by_the_state_of_a_later_message() -> None:
+    async def scenario() -> list[str]:
+        room = a_room()
+        socket = RecordingSocket()
+        connection = Connection(socket, None, room, Hub(), 16)  # type: ignore[arg-type]
+        connection.start()
+        connection.reply('{"type":"pong","n":0}')  # goes out, and the client is slow
+        await asyncio.sleep(0)
+        connection.reply('{"type":"preview","n":1}')  # the answer to an earlier message
+        begin(room, match_id="m", seed=7, seed_hash="h")  # then a later act moves the table
+        connection.notify()
+        socket.release.set()
+        await connection.finish()
+        return socket.sent
+
+    sent = [orjson.loads(text)["type"] for text in asyncio.run(scenario())]
+    assert sent == ["pong", "preview", "room", "state"]
+
+
+def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
+    async def scenario() -> list[str]:
+        room = a_room()
+        socket = RecordingSocket()
+        connection = Connection(socket, None, room, Hub(), 16)  # type: ignore[arg-type]
+        connection.start()
+        connection.reply('{"type":"pong"}')
+        await asyncio.sleep(0)  # the pong is on its way; the client is slow
+        for seed in (1, 2, 3):
+            begin(room, match_id=f"m{seed}", seed=seed, seed_hash="h")
+            room.described()
+            connection.notify()
+        socket.release.set()
+        await connection.finish()
+        return socket.sent
+
+    sent = [orjson.loads(text) for text in asyncio.run(scenario())]
+    assert [m["type"] for m in sent] == ["pong", "room", "state"]
+    assert sent[1]["room"]["match_id"] == "m3"
+
+
+def burst(server: LiveServer, path: str, cookie: str, messages: int) -> tuple[list[str], int]:
+    """Send ``messages`` pings in ONE write (as a flood arrives: many frames in one read),
+    without reading; then read everything. Returns the kinds received and the close code
+    (1006 if the socket was dropped without a close frame)."""
+    protocol = ClientProtocol(parse_uri(f"{server.ws_url}{path}"))
+    request = protocol.connect()
+    request.headers["Cookie"] = f"parlour_session={cookie}"
+    protocol.send_request(request)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(b"".join(protocol.data_to_send()))
+        while protocol.state is State.CONNECTING:  # the handshake's answer
+            protocol.receive_data(sock.recv(65536))
+        early = protocol.events_received()  # the response, perhaps the first messages
+        for _ in range(messages):
+            protocol.send_text(b'{"type":"ping"}')
+        sock.sendall(b"".join(protocol.data_to_send()))
+        kinds: list[str] = [orjson.loads(e.data)["type"] for e in early if isinstance(e, Frame)]
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                protocol.receive_eof()
+            else:
+                protocol.receive_data(data)
+            for event in protocol.events_received():
+                if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                    message = orjson.loads(event.data)
+                    kinds.append(message.get("code") or message["type"])
+            sock.sendall(b"".join(protocol.data_to_send()))
+            if not data or protocol.close_code is not None:
+                return kinds, protocol.close_code or 1006
+
+
+def test_a_burst_is_told_once_then_closed_with_a_close_frame(
+    live_server_factory: Callable[..., LiveServer],
+) -> None:
+    server = live_server_factory()  # the default limits: 20/s, bursts of 40
+    ann = httpx.Client(base_url=server.url)
+    ann.post("/api/session", json={"name": "Ann"})
+    room = ann.post("/api/rooms", json={"game": "cupid"}).json()
+    cookie = ann.cookies["parlour_session"]
+    kinds, code = burst(server, f"/ws/rooms/{room['id']}", cookie, 300)
+    assert code == 1008, (code, kinds)
+    assert kinds.count("rate_limited") >= 1
+    assert set(kinds) <= {"room", "pong", "rate_limited"}
+    assert kinds.count("pong") <= 41
+    ann.close()
+
+
+def test_comings_and_goings_reach_a_watcher_coalesced(database_url: str, tmp_path: Path) -> None:
+    app = make_app(
+        database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000, presence_delay=0.05
+    )
+    with running(app) as new_client:
+        ann, bob = new_client("Ann"), new_client("Bob")
+        rid = ann.post("/api/rooms", json={"game": "cupid"}).json()["id"]
+        with ann.websocket_connect(f"/ws/rooms/{rid}") as watcher:
+            assert next_of(watcher, "room")["room"]["watchers"] == 1
+            for _ in range(30):
+                with bob.websocket_connect(f"/ws/rooms/{rid}"):
+                    pass
+            # Once everyone is gone again the description says one watcher; count how many
+            # descriptions it took to get there.
+            descriptions = 0
+            while True:
+                message = watcher.receive_json()
+                assert message["type"] == "room"
+                descriptions += 1
+                if message["room"]["watchers"] == 1:
+                    break
+    assert descriptions <= 10  # 60 comings and goings, told in a few descriptions
