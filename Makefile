@@ -47,9 +47,19 @@ lint: $(BIN)/activate node_modules/.package-lock.json
 	$(BIN)/mypy
 	$(NODE_PATH_ENV) node_modules/.bin/biome check --error-on-warnings
 
+# The PostgreSQL runs need a database of their own (createdb bench), emptied by each run,
+# and Redis for the run with two processes.
+BENCH_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/bench
+
 bench: $(BIN)/activate
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.persistence
+	$(BIN)/python -m bench.persistence --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python -m bench.load
+	$(BIN)/python -m bench.load --runs saturated,paced --paced-rooms 1000 \
+		--database-url $(BENCH_DATABASE_URL) --reset-postgres
+	$(BIN)/python -m bench.load --runs saturated --processes 2 \
+		--database-url $(BENCH_DATABASE_URL) --reset-postgres
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache
