@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     # Queued outgoing messages per connection before it is judged too slow and closed.
     max_send_queue: int = 64
 
+    # Origins besides this server's own that may change state (comma-separated, e.g.
+    # "https://play.example"): requests and sockets from any other site are refused.
+    allowed_origins: str = ""
+    # Largest HTTP request body accepted (every body is a small JSON object).
+    max_body_bytes: int = 16_384
     # Seconds a request may take to send its headers before its connection is closed.
     header_timeout: float = 10.0
     # Seconds a burst of connects and disconnects is gathered before the room's

@@ -23,6 +23,7 @@ from app import http_errors
 from app.cluster.cluster import Cluster
 from app.config import Settings, get_settings
 from app.db import make_engine
+from app.http_guards import HttpGuards, parse_origins
 from app.hub import Hub
 from app.identity import CookieSigner
 from app.rooms import Rooms
@@ -50,8 +51,11 @@ class ParlourApp:
     Attributes (``state``, ``routes``...) are the FastAPI app's.
     """
 
-    def __init__(self, app: FastAPI) -> None:
+    def __init__(self, app: FastAPI, settings: Settings) -> None:
         self.app = app
+        self.guarded = HttpGuards(
+            app, allowed_origins=app.state.allowed_origins, max_body=settings.max_body_bytes
+        )
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
@@ -63,7 +67,7 @@ class ParlourApp:
                 scope["app"] = self.app
                 await ws.play(WebSocket(scope, receive, send), match["room_id"])
                 return
-        await self.app(scope, receive, send)
+        await self.guarded(scope, receive, send)
 
 
 def create_app(
@@ -127,6 +131,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.allowed_origins = parse_origins(settings.allowed_origins)
     app.state.sessions = storage.sessions
     app.state.signer = CookieSigner(settings.resolved_secret_key())
     app.state.hub = hub
@@ -136,4 +141,4 @@ def create_app(
     for routes in (sessions_api, games_api, rooms_api, matches_api, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    return ParlourApp(app)
+    return ParlourApp(app, settings)

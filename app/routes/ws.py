@@ -16,6 +16,7 @@ from fastapi import WebSocket
 from pydantic import ValidationError
 
 from app.config import Settings
+from app.http_guards import origin_allowed
 from app.hub import Connection, Hub
 from app.outage import is_outage
 from app.ratelimit import TokenBucket
@@ -26,6 +27,7 @@ from app.schemas import ActMessage, ClientMessage, PreviewMessage
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 ROOM_NOT_FOUND_CLOSE = 4404
+FOREIGN_ORIGIN_CLOSE = 4403
 
 
 def error_message(code: str, message: str) -> str:
@@ -62,6 +64,11 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
     user_id = state.signer.read(websocket.cookies.get(settings.cookie_name))
+    if not origin_allowed(websocket.headers, state.allowed_origins):
+        # A page on another site opening a socket with this visitor's cookie: refused
+        # before the handshake completes (the browser sees a 403).
+        await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
+        return
     await websocket.accept()
     try:
         room = await rooms.get(room_id)
