@@ -78,4 +78,5 @@ ERROR_CODES = (
     "not_your_turn",
     "illegal_action",
     "room_not_found",
+    "unavailable",
 )
