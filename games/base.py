@@ -32,9 +32,9 @@ class IllegalAction(ValueError):
 class Rules(Protocol[S]):
     """What every game in ``games.REGISTRY`` provides; ``S`` is the game's state type.
 
-    The members up to ``winners`` are what the server uses. ``deck``, ``zones`` and
-    ``hidden_cards`` let the shared contract test check conservation of cards and hidden
-    information for every game without knowing its rules.
+    The members up to ``winners`` are what the server uses. ``deck``, ``zones``,
+    ``hidden_cards`` and ``past_deal_keys`` let the shared contract test check conservation
+    of cards and hidden information for every game without knowing its rules.
 
     A game may also have one optional member, ``preview``, described by :class:`Previews`.
     Being optional, it is not a member of this protocol (``isinstance`` would then demand
@@ -96,8 +96,15 @@ class Rules(Protocol[S]):
         ...
 
     def hidden_cards(self, state: S, seat: int | None) -> frozenset[str]:
-        """The cards that ``seat`` (``None``: a spectator) may not know right now."""
+        """The cards of the deal in play that ``seat`` (``None``: a spectator) may not know
+        right now."""
         ...
+
+    # The view keys that sum up a deal already over (Usurp's summary of the hand just ended).
+    # The cards they name were made public when that deal ended, and the same cards may have
+    # been dealt again since: ``hidden_cards``, which is about the deal in play, does not
+    # apply to them, and those keys are the same in every seat's view.
+    past_deal_keys: tuple[str, ...]
 
 
 @runtime_checkable

@@ -557,7 +557,7 @@ class CupsRules(Engine[CupsState]):
             "aside": list(state.aside),
             "out": list(state.out),
             "discarded_size": len(state.discarded),
-            "sitting_out": [s for s in range(state.seats) if state.sit_out and not state.hands[s]],
+            "sitting_out": [s for s in range(state.seats) if _sits_out(state, s)],
             "gift": gift,
             "turn": state.turn,
             "turn_cap": TURN_CAP,
@@ -611,6 +611,16 @@ class CupsRules(Engine[CupsState]):
             for batch in state.graveyards[s][:-1]:
                 hidden.update(batch)
         return frozenset(hidden)
+
+
+def _sits_out(state: CupsState, seat: int) -> bool:
+    """Whether ``seat`` is out of the round (option sit_out): their hand was empty when a
+    turn ended and they had a graveyard to keep."""
+    if not state.sit_out or state.hands[seat]:
+        return False
+    if state.phase == "gift" and seat == state.current:
+        return False  # the Ace's player: the gifts may still refill their hand
+    return not (state.ended == "win" and seat in state.winners)  # won by shedding every card
 
 
 def _message(state: CupsState) -> str:

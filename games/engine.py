@@ -1,11 +1,12 @@
 """What every rules engine derives from the facts it declares, written once.
 
 A game's rules class states its facts as class attributes — name, title, seat range,
-``lower_scores_win``, ``pack``, ``blurb`` and ``table_options`` — and implements the verbs
-of the contract. Subclassing :class:`Engine` then gives it the option members of the
-contract, the checks every ``new_game`` starts with, and the keys every view shares; and,
-as an explicit subclass of ``Rules[S]``, it is checked by mypy against the contract with its
-own state type.
+``lower_scores_win``, ``pack``, ``blurb``, ``table_options`` and, if its view sums up a
+deal already over, ``past_deal_keys`` — and implements the verbs of the contract.
+Subclassing :class:`Engine` then gives it the option members of the contract, the checks
+every ``new_game`` starts with, and the keys every view shares; and, as an explicit
+subclass of ``Rules[S]``, it is checked by mypy against the contract with its own state
+type.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class Engine(Rules[S]):
     """The shared part of every game's rules; see the module docstring."""
 
     table_options: tuple[Option, ...] = ()
+    past_deal_keys: tuple[str, ...] = ()
 
     def default_options(self) -> dict[str, Any]:
         return defaults(self.table_options)

@@ -9,7 +9,8 @@ the players take turns, each playing one card onto the Discard as a Score, Usurp
 (face up) or as an Uprising (face down, to be answered by Give In or Challenge). Every face-up
 card played becomes the Upcard, whose value is what a turn scores. A Sluff Off gives the next
 player a free play. When both hands are empty the Downcards never challenged are turned, their
-Renegs are scored, and more Hand Points wins a Game Point. The match is first to 3 Game Points
+Renegs are scored, and more Hand Points wins a Game Point; the summary of that hand, turned
+Downcards included, is public until the next hand ends. The match is first to 3 Game Points
 (option), or the most after 15 hands.
 """
 
@@ -108,13 +109,14 @@ class Downcard:
 
 @dataclass(frozen=True)
 class HandResult:
-    """What a finished hand left behind (totals only: the cards are dealt again)."""
+    """What a finished hand left behind: its totals and the Downcards turned at its end."""
 
     hand: int
     dealer: int
     hand_points: tuple[int, ...]
     reneg_points: tuple[int, ...]  # scored when unchallenged Downcards were turned at the end
     winner: int  # -1 for a tied hand (no Game Point)
+    turned: tuple[Downcard, ...]  # the Downcards never challenged, turned face up at the end
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,6 @@ class UsurpState:
     order: str  # "regal" | "common"; "" until the dealer declares
     downcards: tuple[Downcard, ...]  # given in, still face down
     pending: Downcard | None  # the Uprising awaiting Give In or Challenge
-    turned: tuple[Downcard, ...]  # the last hand's Downcards, turned at its end (final hand)
     hand_points: tuple[int, ...]
     game_points: tuple[int, ...]
     last: Record | None  # public record of the last action
@@ -222,6 +223,7 @@ class UsurpRules(Engine[UsurpState]):
             expected="one of False, True",
         ),
     )
+    past_deal_keys = ("hand_summary",)
 
     # --- a new match --------------------------------------------------------------------
 
@@ -258,7 +260,6 @@ class UsurpRules(Engine[UsurpState]):
             order="",
             downcards=(),
             pending=None,
-            turned=(),
             hand_points=(0, 0),
             game_points=(0, 0),
             last=None,
@@ -291,7 +292,6 @@ class UsurpRules(Engine[UsurpState]):
             order="",
             downcards=(),
             pending=None,
-            turned=(),
             hand_points=(0, 0),
             last=last,
         )
@@ -359,44 +359,45 @@ class UsurpRules(Engine[UsurpState]):
         if state.phase == ORDER:
             # The Leading Order; the non-dealer (Leader) then begins.
             return evolve(state, order=order, phase=PLAY, turn=1 - state.dealer, last=last)
-        # After a challenged Usurp: its player chose the Order; the answering player plays next
-        # (or, when that was the hand's last card, the hand ends now).
-        chosen = evolve(state, order=order, phase=PLAY, turn=1 - seat, last=last)
-        return chosen if chosen.hands[0] or chosen.hands[1] else self._end_hand(chosen)
+        # After a challenged Usurp (never the hand's last card: that ends the hand at once):
+        # its player chose the Order, and the answering player plays next.
+        return evolve(state, order=order, phase=PLAY, turn=1 - seat, last=last)
 
     def _finish_turn(self, state: UsurpState) -> UsurpState:
-        """After a completed turn: feed the reveal pile, then end the hand when both are empty."""
+        """After a completed turn: feed the reveal pile, then end the hand when both are empty.
+
+        The reveal pile is fed before a challenged Usurp's Order choice (our ruling): the
+        answered Uprising is the completed turn.
+        """
         if state.option("reveal_pile") and state.stock:
             state = evolve(state, stock=state.stock[1:], reveal=(*state.reveal, state.stock[0]))
-        if state.hands[0] or state.hands[1] or state.phase == USURP_ORDER:
-            # A challenged Usurp with the last card still lets its player choose the Order
-            # (our ruling), although it can change nothing any more; the hand ends after that.
+        if state.hands[0] or state.hands[1]:
             return state
         return self._end_hand(state)
 
     def _end_hand(self, state: UsurpState) -> UsurpState:
         """Turn the unchallenged Downcards, score their Renegs, award the Game Point."""
         table = state.table
-        points = state.hand_points
         renegs: tuple[int, ...] = (0, 0)
         for down in state.downcards:
-            if down.reneg:
-                points = add_at(points, 1 - down.seat, table.reneg)
-                renegs = add_at(renegs, 1 - down.seat, table.reneg)
+            renegs = tuple(r + a for r, a in zip(renegs, _turned_award(down, table), strict=True))
+        points = tuple(p + r for p, r in zip(state.hand_points, renegs, strict=True))
         winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
         game_points = state.game_points if winner < 0 else add_at(state.game_points, winner, 1)
-        result = HandResult(state.hand_no, state.dealer, points, renegs, winner)
+        result = HandResult(state.hand_no, state.dealer, points, renegs, winner, state.downcards)
         ended = evolve(
             state,
             hand_points=points,
             game_points=game_points,
+            downcards=(),
             history=(*state.history, result),
         )
         if max(game_points) >= state.option("game_points") or state.hand_no >= MAX_HANDS:
-            # The final hand stays on the table: its turned Downcards are public now.
-            return evolve(ended, phase=OVER, turn=-1, downcards=(), turned=state.downcards)
-        # A new deal at once; the record of the hand that ended carries totals, not cards
-        # (those cards are in new hands and the stock now).
+            # The final hand stays on the table; its turned Downcards lie face up.
+            return evolve(ended, phase=OVER, turn=-1)
+        # A new deal at once. The hand that ended is summed up in the view from its result
+        # (turned Downcards included) until the next one ends; the record of this action
+        # carries totals only.
         last = (
             ("type", "hand_end"),
             ("hand", result.hand),
@@ -458,24 +459,13 @@ class UsurpRules(Engine[UsurpState]):
                 if state.phase == FREE
                 else None
             ),
-            "turned_downcards": [
-                {"seat": d.seat, "card": d.card, "reneg": d.reneg} for d in state.turned
-            ],
+            "hand_summary": _hand_summary(state.history[-1], table) if state.history else None,
             "points_table": state.option("points"),
             "card_values": dict(table.values),
             "beater_value": table.beater,
             "reneg_points": table.reneg,
             "challenge_bonus": table.bonus,
-            "hands_played": [
-                {
-                    "hand": r.hand,
-                    "dealer": r.dealer,
-                    "hand_points": list(r.hand_points),
-                    "reneg_points": list(r.reneg_points),
-                    "winner": None if r.winner < 0 else r.winner,
-                }
-                for r in state.history
-            ],
+            "hands_played": [_hand_totals(r) for r in state.history],
         }
 
     # --- introspection for the contract test ----------------------------------------------
@@ -492,7 +482,8 @@ class UsurpRules(Engine[UsurpState]):
             "hand1": list(state.hands[1]),
             "discard": list(state.discard),
             "downcards": face_down,
-            "turned": [d.card for d in state.turned],
+            # The final hand's turned Downcards stay on the table when the match is over.
+            "turned": [d.card for d in state.history[-1].turned] if state.phase == OVER else [],
             "stock": list(state.stock),
             "reveal": list(state.reveal),
         }
@@ -543,8 +534,11 @@ def _resolve(
     elif kind == "usurp":
         points = add_at(points, seat, table.value(up) + bonus)
         if order is None:
-            # A challenged Usurp: its player chooses the Order in a follow-up action.
-            phase, turn = USURP_ORDER, seat
+            # A challenged Usurp: its player chooses the Order in a follow-up action, unless
+            # it was the hand's last card: the hand ends at once and the next dealer declares
+            # the Order (our ruling).
+            if state.hands[0] or state.hands[1]:
+                phase, turn = USURP_ORDER, seat
         else:
             new_order = order
             record.append(("order", order))
@@ -628,6 +622,46 @@ def _challenge(state: UsurpState, seat: int) -> UsurpState:
     return _resolve(
         cleared, down.seat, down.card, kind, order=None, challenged=True, reneg=down.reneg
     )
+
+
+# --- what a finished hand shows ------------------------------------------------------------
+
+
+def _hand_totals(result: HandResult) -> dict[str, Any]:
+    """A finished hand as the scoreboard lists it."""
+    return {
+        "hand": result.hand,
+        "dealer": result.dealer,
+        "hand_points": list(result.hand_points),
+        "reneg_points": list(result.reneg_points),
+        "winner": None if result.winner < 0 else result.winner,
+    }
+
+
+def _hand_summary(result: HandResult, table: PointTable) -> dict[str, Any]:
+    """The hand just ended, for everyone: its totals and the Downcards turned at its end.
+
+    Public from the moment the hand ends until the next one ends (our ruling), though the
+    same cards are dealt again meanwhile: these name the finished hand's cards, not where
+    they are now.
+    """
+    return _hand_totals(result) | {
+        "turned_downcards": [
+            {
+                "seat": d.seat,
+                "card": d.card,
+                "reneg": d.reneg,
+                "scored": list(_turned_award(d, table)),
+            }
+            for d in result.turned
+        ]
+    }
+
+
+def _turned_award(down: Downcard, table: PointTable) -> tuple[int, ...]:
+    """The points a Downcard turned at the end of the hand gives, per seat: a Reneg gives
+    its player's opponent the Reneg points; any other Downcard gives nothing."""
+    return add_at((0, 0), 1 - down.seat, table.reneg) if down.reneg else (0, 0)
 
 
 # --- words for players ---------------------------------------------------------------------

@@ -12,7 +12,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import games
 from tests.conftest import LiveServer
-from tests.games.randomplay import card_codes_in
+from tests.games.randomplay import card_codes_in, current_deal
 
 
 class Seat:
@@ -129,7 +129,8 @@ def check_against_truth(
             truth = states[message["version"]]
             assert message["seat"] == seat
             assert message["view"] == rules.view(truth, seat)
-            leaked = card_codes_in(message["view"], deck) & rules.hidden_cards(truth, seat)
+            shown = card_codes_in(current_deal(rules, message["view"]), deck)
+            leaked = shown & rules.hidden_cards(truth, seat)
             assert not leaked, f"seat {seat} was sent cards it may not know: {leaked}"
             checked += 1
     assert rules.scores(states[-1]) == record["scores"]

@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from tests.games.randomplay import card_codes_in
+
 # Records every card face a page ever shows, with the table version it was shown at, so a
 # test can check a spectator never saw a hidden card (compared with the match's review).
 RECORD_CARDS = """
@@ -20,9 +22,15 @@ RECORD_CARDS = """
     const table = document.querySelector('.table');
     if (!table) return;
     const version = Number(table.dataset.version);
-    const cards = [...document.querySelectorAll('[data-card]')].map((el) => el.dataset.card);
+    // A finished deal's summary (data-past-deal) names that deal's cards, public since it
+    // ended; the same codes may be in a hand of the deal in play: recorded apart.
+    const cards = [];
+    const past = [];
+    for (const el of document.querySelectorAll('[data-card]')) {
+      (el.closest('[data-past-deal]') ? past : cards).push(el.dataset.card);
+    }
     const hands = document.querySelectorAll('.hand').length;
-    window.__seen.push({ version, cards, hands });
+    window.__seen.push({ version, cards, past, hands });
   };
   new MutationObserver(record).observe(document, { childList: true, subtree: true });
 })();
@@ -257,14 +265,19 @@ def pace(page: Page, ms: int) -> None:
 
 
 def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> int:
-    """Every card face the spectator page showed was in no hand at that version."""
+    """Every card face the spectator page showed was in no hand at that version, except in a
+    finished deal's summary, whose cards the spectator's view at that version named."""
     seen = watcher.evaluate("window.__seen")
     assert seen, "the spectator page recorded nothing"
     for entry in seen:
         assert entry["hands"] == 0, "a spectator was shown a hand"
-        hidden = {card for seat_hand in frames[entry["version"]]["hands"] for card in seat_hand}
+        frame = frames[entry["version"]]
+        hidden = {card for seat_hand in frame["hands"] for card in seat_hand}
         leaked = hidden & set(entry["cards"])
         assert not leaked, f"spectator saw hidden {leaked} at version {entry['version']}"
+        past = frozenset(entry["past"])
+        unnamed = past - card_codes_in(frame["view"], past)
+        assert not unnamed, f"a summary showed {unnamed}, not public at {entry['version']}"
     return len(seen)
 
 

@@ -1,19 +1,23 @@
 """Usurp in a real browser: a whole match between two people that answers Uprisings with
-both a Challenge (the Downcard is revealed) and a Give In, a spectator who never sees a
-hidden card, and the match reviewable."""
+both a Challenge (the Downcard is revealed) and a Give In, the summary of each hand that
+ends (the Downcards turned at its end) shown to both players and the spectator while the
+next hand is played, a spectator who never sees a hidden card, and the match reviewable."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.flows import (
     create_room,
     finish_and_review,
     is_over,
+    listen_to_wire,
     pace,
+    shown_state,
     version,
     wait_moved,
     wait_table,
@@ -23,10 +27,22 @@ from tests.e2e.flows import (
 pytestmark = pytest.mark.e2e
 
 
+def expect_hand_summary(page: Page, summary: dict[str, Any]) -> None:
+    """The table shows the hand that ended as the server sums it up: its turned Downcards,
+    in order, and which were Renegs."""
+    box = page.locator(".hand-summary")
+    expect(box).to_contain_text(f"Hand {summary['hand']} ended")
+    turned = summary["turned_downcards"]
+    shown = box.locator("[data-card]").evaluate_all("els => els.map((e) => e.dataset.card)")
+    assert shown == [d["card"] for d in turned]
+    assert box.locator(".mini-card.reneg").count() == sum(d["reneg"] for d in turned)
+
+
 def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
     eve = pages.open("eve", width=1280, height=900)
     pace(eve, 40)
-    room_id = create_room(eve, game="usurp", name="Eve", options={"game_points": 1})
+    listen_to_wire(eve)
+    room_id = create_room(eve, game="usurp", name="Eve", options={"game_points": 2})
     fay = pages.open("fay", width=390, height=844)
     pace(fay, 40)
     fay.goto(f"/rooms/{room_id}")
@@ -42,8 +58,15 @@ def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
 
     uprisings = 0
     answers: list[str] = []
+    summary: dict[str, Any] | None = None
     deadline = time.monotonic() + 240
     while not (is_over(eve) and is_over(fay)):
+        if summary is None and eve.locator(".hand-summary").count():
+            # The first hand has ended and the next one is dealt: its summary stays on view.
+            summary = shown_state(eve)["view"]["hand_summary"]
+            for page in (eve, fay, watcher):
+                expect_hand_summary(page, summary)
+            pages.shot(watcher, "hand-summary")
         assert time.monotonic() < deadline, "the Usurp match did not finish"
         moved = False
         for page in (eve, fay):
@@ -90,4 +113,9 @@ def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
         if not moved:
             eve.wait_for_timeout(50)
     assert "challenge" in answers and "give_in" in answers, answers
+    assert summary is not None, "no hand ended before the last one"
+    final = shown_state(eve)["view"]["hand_summary"]
+    assert final["hand"] > summary["hand"]
+    for page in (eve, fay, watcher):
+        expect_hand_summary(page, final)
     finish_and_review(pages, eve, watcher, room_id, 2)

@@ -67,6 +67,15 @@ def option_combinations(rules: Rules) -> list[dict[str, Any]]:
     return [dict(combo) for combo in itertools.product(*axes)]
 
 
+def current_deal(rules: Rules, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The view without the keys that sum up a deal already over (``Rules.past_deal_keys``).
+
+    ``hidden_cards`` is about the deal in play: those keys name a finished deal's cards,
+    public since it ended, which may have been dealt again since.
+    """
+    return {k: v for k, v in view.items() if k not in rules.past_deal_keys}
+
+
 def card_codes_in(value: Any, deck: frozenset[str]) -> set[str]:
     """Every card code that appears anywhere in a JSON value, including inside sentences."""
     found: set[str] = set()

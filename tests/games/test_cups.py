@@ -715,6 +715,40 @@ def test_sit_out_without_a_graveyard_still_wins_at_once() -> None:
     assert RULES.winners(play(state, 0, "9S")) == [0]
 
 
+def test_sit_out_the_aces_player_is_not_sitting_out_while_gifts_may_refill_their_hand() -> None:
+    state = position(
+        3,
+        {0: ["AS"], 1: ["5O", "QC"], 2: ["6O"]},
+        ["7S"],
+        ["4W"],
+        graveyards={0: [["2O"]]},
+        options={"sit_out": True},
+    )
+    state = play(state, 0, "AS")  # the last card: the gifts decide
+    assert state.phase == "gift" and state.hands[0] == ()
+    assert RULES.view(state, 1)["sitting_out"] == []
+    assert RULES.view(gift(state, 1, None), None)["sitting_out"] == [], "still awaited: seat 2"
+    refilled = gift(gift(state, 1, "5O"), 2, None)
+    assert refilled.hands[0] == ("5O",) and RULES.view(refilled, None)["sitting_out"] == []
+    nothing = gift(gift(state, 1, None), 2, None)
+    assert nothing.graveyards[0] == (("2O",),) and RULES.view(nothing, None)["sitting_out"] == [0]
+
+
+def test_sit_out_a_player_who_sheds_every_card_wins_and_is_not_listed_as_sitting_out() -> None:
+    state = position(
+        3,
+        {0: ["9S"], 1: ["2W"]},
+        ["7S"],
+        ["5W"],
+        graveyards={2: [["2O", "3O"]]},
+        options={"sit_out": True},
+    )
+    assert RULES.view(state, None)["sitting_out"] == [2]
+    after = play(state, 0, "9S")
+    assert after.ended == "win" and RULES.winners(after) == [0]
+    assert RULES.view(after, 1)["sitting_out"] == [2]
+
+
 def test_sit_out_when_nobody_has_cards_in_hand_the_smallest_graveyard_wins() -> None:
     state = position(
         2,
@@ -743,6 +777,7 @@ def test_sit_out_smallest_graveyard_counts_cards_even_when_graveyards_count_none
     after = play(state, 0, "9S")
     assert after.ended == "no_hands" and RULES.winners(after) == [2]
     assert RULES.scores(after) == [0, 0, 0]  # the shown scores still follow graveyard_counts
+    assert RULES.view(after, None)["sitting_out"] == [0, 1, 2], "everyone is out of the round"
     assert RULES.view(after, 1)["message"] == (
         "Seat 3 wins with the smallest graveyard: nobody has cards in hand."
     )

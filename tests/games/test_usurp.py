@@ -16,7 +16,7 @@ import pytest
 from games import IllegalAction, replay
 from games.cards import FRENCH_RANKS, french_deck
 from games.usurp import RULES, UsurpState
-from tests.games.randomplay import card_codes_in
+from tests.games.randomplay import card_codes_in, current_deal
 
 P, OPP = 0, 1
 DECK = frozenset(french_deck())
@@ -331,14 +331,27 @@ def test_challenged_uprise_that_usurps_lets_its_player_switch_the_order() -> Non
     assert RULES.to_act(state) == [OPP], "after the answer, the answering player plays next"
 
 
-def test_challenged_usurp_with_the_last_card_still_chooses_the_order_then_the_hand_ends() -> None:
+def test_challenged_usurp_that_was_the_hands_last_card_ends_the_match_with_no_order_chosen() -> (
+    None
+):
     state = burn(start(P_SPADES, O_CLUBS, "9H", game_points=1), 25, keep="9C")
     assert state.hands == ((), ("9C",))
     state = act(act(state, OPP, "uprise", card="9C"), P, "challenge")
-    assert RULES.to_act(state) == [OPP] and RULES.view(state, None)["phase"] == "usurp_order"
-    state = act(state, OPP, "order", order="common")
     assert RULES.is_over(state)
-    assert RULES.view(state, None)["hand_points"] == [13 * 9, 12 * 9 + 9 + 10]
+    view = RULES.view(state, None)
+    assert view["phase"] == "over" and view["order"] == "regal"
+    assert view["last"]["type"] == "challenge" and view["last"]["played_as"] == "usurp"
+    assert view["hand_points"] == [13 * 9, 12 * 9 + 9 + 10]
+
+
+def test_challenged_usurp_that_was_the_hands_last_card_deals_the_next_hand_at_once() -> None:
+    state = burn(start(P_SPADES, O_CLUBS, "9H"), 25, keep="9C")
+    state = act(act(state, OPP, "uprise", card="9C"), P, "challenge")
+    view = RULES.view(state, None)
+    assert view["hand_number"] == 2 and view["phase"] == "order" and view["order"] is None
+    assert RULES.to_act(state) == [P], "the next dealer declares the Order"
+    assert view["hands_played"][0]["hand_points"] == [13 * 9, 12 * 9 + 9 + 10]
+    assert view["hand_summary"]["hand"] == 1
 
 
 def test_challenged_void_downcard_is_a_sluff_off_with_bonus_and_a_free_play() -> None:
@@ -375,15 +388,88 @@ def test_unchallenged_downcards_are_turned_at_hand_end_and_each_reneg_scores() -
     assert RULES.is_over(state)
     view = RULES.view(state, None)
     assert view["hand_points"] == [12 * 9, 12 * 9 + 9 + 2 + 12 * 20]
-    turned = view["turned_downcards"]
+    turned = view["hand_summary"]["turned_downcards"]
     assert len(turned) == 25
     assert sum(d["reneg"] for d in turned) == 12
     assert all(d["reneg"] == (d["seat"] == P) for d in turned)
+    assert all(d["scored"] == ([0, 20] if d["reneg"] else [0, 0]) for d in turned)
     assert view["hands_played"][0]["reneg_points"] == [0, 240]
     assert view["winners"] == [OPP]
+    # The match is over: the final hand's turned Downcards lie face up for everyone.
+    for seat in (P, OPP, None):
+        assert not {d["card"] for d in turned} & RULES.hidden_cards(state, seat)
 
 
 # --- the end of the hand and the match ----------------------------------------------------
+
+
+def hand_with_renegs_and_a_challenge() -> UsurpState:
+    """Hand 1 of a match to 3 Game Points, played to its end.
+
+    P (holding the 2H all hand) Uprises the KS, which OPP challenges: a Reneg, turned at
+    once. OPP's free play is the 3H, the new Upcard. Then P Uprises its other spades and OPP
+    its clubs, each given in: P's are Renegs except the 3S (the Upcard's rank, a Usurp),
+    OPP's never are (OPP holds no hearts). P scores with the 2H; OPP's last club ends it.
+    """
+    p_hand = ["2H", *suit("S", *[r for r in FRENCH_RANKS if r != "9"])]
+    o_hand = ["3H", *suit("C", *[r for r in FRENCH_RANKS if r != "A"])]
+    state = start(p_hand, o_hand, "9H")
+    state = act(act(state, P, "uprise", card="KS"), OPP, "challenge")
+    state = act(state, OPP, "free_play", card="3H")
+    state = burn(state, 22, keep="2H")
+    state = act(state, P, "score", card="2H")
+    state = act(state, OPP, "uprise", card="KC")
+    return act(state, P, "give_in")
+
+
+P_GIVEN_IN = suit("S", "2", "3", "4", "5", "6", "7", "8", "10", "J", "Q", "A")
+O_GIVEN_IN = suit("C", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+
+
+def test_the_hand_summary_names_whose_downcards_were_turned_and_what_each_reneg_scored() -> None:
+    state = hand_with_renegs_and_a_challenge()
+    assert RULES.view(state, None)["hand_number"] == 2, "the next hand is dealt at once"
+    expected = [
+        *(
+            turned
+            for p_card, o_card in zip(P_GIVEN_IN, O_GIVEN_IN, strict=True)
+            for turned in (
+                {"seat": P, "card": p_card, "reneg": p_card != "3S"},
+                {"seat": OPP, "card": o_card, "reneg": False},
+            )
+        ),
+        {"seat": OPP, "card": "KC", "reneg": False},
+    ]
+    for entry in expected:
+        entry["scored"] = [0, 20] if entry["reneg"] else [0, 0]
+    views = [RULES.view(state, seat) for seat in (P, OPP, None)]
+    summary = views[-1]["hand_summary"]
+    assert summary["turned_downcards"] == expected, "the challenged KS was turned already"
+    assert summary["reneg_points"] == [0, 10 * 20]
+    totals = {k: v for k, v in summary.items() if k != "turned_downcards"}
+    assert totals == views[-1]["hands_played"][0] and summary["hand"] == 1
+    assert all(view["hand_summary"] == summary for view in views), "public: the same for all"
+
+
+def test_the_hand_summary_stays_on_view_until_the_next_hand_ends() -> None:
+    state = hand_with_renegs_and_a_challenge()
+    first = RULES.view(state, None)["hand_summary"]
+    state = act(state, P, "order", order="common")  # P deals hand 2; OPP leads
+    state = burn(state, 25)
+    for seat in (P, OPP, None):
+        view = RULES.view(state, seat)
+        assert view["hand_number"] == 2 and view["hand_summary"] == first
+        # The summary names the last hand's cards; the deal in play stays hidden.
+        shown = card_codes_in(current_deal(RULES, view), DECK)
+        assert not shown & RULES.hidden_cards(state, seat)
+    downcards = state.downcards
+    last_riser = state.turn
+    last_card = state.hands[last_riser][0]
+    state = act(act(state, last_riser, "uprise", card=last_card), 1 - last_riser, "give_in")
+    summary = RULES.view(state, OPP)["hand_summary"]
+    assert summary["hand"] == 2 and RULES.view(state, None)["hand_number"] == 3
+    turned = [(d["seat"], d["card"]) for d in summary["turned_downcards"]]
+    assert turned == [*((d.seat, d.card) for d in downcards), (last_riser, last_card)]
 
 
 def test_more_hand_points_wins_a_game_point_and_the_dealer_alternates() -> None:
@@ -397,12 +483,12 @@ def test_more_hand_points_wins_a_game_point_and_the_dealer_alternates() -> None:
     assert view["hands_played"][0]["hand_points"] == [126, 108]
     assert view["last"]["type"] == "hand_end"
     assert RULES.to_act(state) == [P]
-    # The old hand's cards are dealt again: no view may name one outside its own hand.
+    # The old hand's cards are dealt again: outside the summary of the hand that ended, no
+    # view may name one outside its own hand.
     for seat in (P, OPP, None):
-        shown = card_codes_in(
-            {k: v for k, v in RULES.view(state, seat).items() if k != "hand"}, DECK
-        )
-        assert shown == {state.upcard}
+        view = current_deal(RULES, RULES.view(state, seat))
+        del view["hand"]
+        assert card_codes_in(view, DECK) == {state.upcard}
 
 
 def test_a_tied_hand_gives_no_game_point() -> None:
@@ -507,6 +593,19 @@ def test_reveal_pile_turns_one_stock_card_after_each_completed_turn() -> None:
     view = RULES.view(state, None)
     assert view["reveal_pile"] == ["4D", "5D"] and view["stock_size"] == 23
     assert "5D" not in RULES.hidden_cards(state, None) and "6D" in RULES.hidden_cards(state, P)
+
+
+def test_reveal_pile_turns_an_answered_uprisings_card_before_the_order_choice() -> None:
+    top = ["4D", "5D", "6D"]
+    state = start(["7D", "QC"], suit("C", "A", "K"), "7C", stock=top, reveal_pile=True)
+    state = act(state, P, "uprise", card="7D")
+    assert RULES.view(state, None)["reveal_pile"] == []
+    state = act(state, OPP, "challenge")  # a Usurp: P now chooses the Order
+    view = RULES.view(state, None)
+    assert view["phase"] == "usurp_order" and view["reveal_pile"] == ["4D"]
+    state = act(state, P, "order", order="common")
+    view = RULES.view(state, None)
+    assert view["reveal_pile"] == ["4D"] and view["stock_size"] == 24
 
 
 def test_reveal_pile_stops_when_the_stock_is_spent() -> None:

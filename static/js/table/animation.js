@@ -8,8 +8,9 @@
 import { h } from "../lib/dom.js";
 
 const MOVE_MS = 340;
-// Cards drawn small in a side panel or an open hand keep still.
-const STILL = ".last-trick, .open-hand";
+// Cards drawn small in a side panel or an open hand keep still, and so do the cards of a
+// finished deal's summary (the same codes may be in play again).
+const STILL = ".last-trick, .open-hand, [data-past-deal]";
 
 function rectsBy(root, selector, key) {
   const rects = new Map();

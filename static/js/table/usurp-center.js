@@ -1,8 +1,9 @@
 // usurp-center.js — the middle of Usurp's table (docs/rules/usurp.md): the Order always in
 // view, the stock, the Upcard and its worth (with a Downcard lying face down across it), the
 // discard, the reveal at a Challenge, the Give In / Challenge prompt, the free play,
-// Downcards given in (yours visible to you), the Downcards turned at the end and the optional
-// reveal pile. Also the words for the Order and the kinds of play, which usurp.js shares.
+// Downcards given in (yours visible to you), the optional reveal pile and the summary of the
+// hand just ended (the Downcards turned at its end), as the view gives it. Also the words for
+// the Order and the kinds of play, which usurp.js shares.
 
 import { h, plural } from "../lib/dom.js";
 import { pileEl } from "./pieces.js";
@@ -146,23 +147,6 @@ export function usurpCenter(ctx) {
       ),
     );
   }
-  if (v.turned_downcards?.length) {
-    parts.push(
-      h(
-        "div.downcards",
-        { "aria-label": "Downcards turned at the end" },
-        h("span.small", {}, "Turned Downcards: "),
-        v.turned_downcards.map((d) =>
-          h(
-            "figure.mini-card",
-            { class: d.reneg ? "reneg" : "" },
-            ctx.card(d.card, { className: "small" }),
-            h("figcaption", {}, `${ctx.name(d.seat)}${d.reneg ? " · Reneg" : ""}`),
-          ),
-        ),
-      ),
-    );
-  }
   if (v.reveal_pile_on) {
     parts.push(
       h(
@@ -173,5 +157,56 @@ export function usurpCenter(ctx) {
       ),
     );
   }
+  if (v.hand_summary) parts.push(handSummary(ctx, v.hand_summary));
   return h("div.usurp-center", {}, parts);
+}
+
+/** "Seat 2 +20": the points a play or a turned Reneg gave, per seat. */
+function scoredText(ctx, scored) {
+  return (scored || [])
+    .map((p, s) => (p ? `${ctx.name(s)} +${p}` : null))
+    .filter(Boolean)
+    .join(", ");
+}
+
+/**
+ * The hand just ended, on view until the next one ends: its Hand Points, who won the Game
+ * Point, and the Downcards turned at its end — whose, which were Renegs and what each gave.
+ * Marked data-past-deal: its cards are that hand's, which may since have been dealt again.
+ */
+function handSummary(ctx, summary) {
+  const turned = summary.turned_downcards || [];
+  const totals = summary.hand_points.map((p, s) => `${ctx.name(s)} ${p}`).join(", ");
+  const point =
+    summary.winner === null || summary.winner === undefined
+      ? "tied, no Game Point"
+      : `Game Point to ${ctx.name(summary.winner)}`;
+  return h(
+    "section.callout.hand-summary",
+    {
+      "aria-label": `Hand ${summary.hand} summary`,
+      dataset: { pastDeal: String(summary.hand) },
+    },
+    h("strong", {}, `Hand ${summary.hand} ended: ${totals} (${point}).`),
+    turned.length
+      ? h(
+          "div.downcards",
+          { "aria-label": "Downcards turned at the end of the hand" },
+          h("span.small", {}, "Downcards turned at its end: "),
+          turned.map((d) => {
+            const gave = scoredText(ctx, d.scored);
+            return h(
+              "figure.mini-card",
+              { class: d.reneg ? "reneg" : "", dataset: { seat: String(d.seat) } },
+              ctx.card(d.card, { className: "small" }),
+              h(
+                "figcaption",
+                {},
+                `${ctx.name(d.seat)}${d.reneg ? ` · Reneg${gave ? `: ${gave}` : ""}` : ""}`,
+              ),
+            );
+          }),
+        )
+      : h("span.small", {}, "No Downcards were left to turn."),
+  );
 }
