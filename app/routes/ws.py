@@ -58,7 +58,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     settings: Settings = state.settings
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
-    user_id = state.signer.read(websocket.cookies.get(settings.cookie_name))
+    identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
+    user_id = identity.id if identity is not None else None
     await websocket.accept()
     try:
         room = await rooms.get(room_id)
