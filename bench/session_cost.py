@@ -5,7 +5,9 @@ file or the database given), opens a session, then sends ``--requests`` GET /api
 on one keep-alive connection, one at a time, and prints the server process's CPU time per
 request (user + system, all its threads) and the requests per second the client saw. Most
 of a request's cost is the framework; the part this measures changing is the identity
-lookup (the session cookie to a person).
+lookup (the session cookie to a person). It runs twice: with the server's identity cache
+(app/auth.py; nearly every request a hit) and without it (SESSION_CACHE_SECONDS=0: every
+request loads the session from the database in a worker thread).
 
     python -m bench.session_cost [--requests 3000] [--database-url URL]
                                  [--results-dir DIR] [--no-write]
@@ -37,10 +39,13 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _start(database_url: str, data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _start(
+    database_url: str, data_dir: Path, cache_seconds: float
+) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench-secret"}
     env["DATA_DIR"] = str(data_dir)
+    env["SESSION_CACHE_SECONDS"] = str(cache_seconds)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port)],
         cwd=ROOT,
@@ -89,19 +94,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     when = machine.now()
+    rows = []
+    print(f"Session lookup — {machine.describe(when)}")
+    print("| request | server CPU per request | requests/s (one client) |")
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         upgrade_to_head(url)
-        server, base_url = _start(url, Path(tmp))
-        try:
-            per_request, rate = measure(base_url, psutil.Process(server.pid), args.requests)
-        finally:
-            server.terminate()
-            server.wait(15)
-    row = f"| GET /api/session | {per_request:,.0f} µs | {rate:,.0f} |"
-    print(f"Session lookup — {machine.describe(when)}")
-    print("| request | server CPU per request | requests/s (one client) |")
-    print(row)
+        for label, cache_seconds in (("identity cached", 5.0), ("no cache", 0.0)):
+            server, base_url = _start(url, Path(tmp), cache_seconds)
+            try:
+                per_request, rate = measure(base_url, psutil.Process(server.pid), args.requests)
+            finally:
+                server.terminate()
+                server.wait(15)
+            rows.append(f"| GET /api/session ({label}) | {per_request:,.0f} µs | {rate:,.0f} |")
+            print(rows[-1], flush=True)
     if not args.no_write:
         lines = [
             f"# Session lookup cost, {machine.stamp(when)}, commit {machine.commit()}",
@@ -113,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
             "",
             "| request | server CPU per request | requests/s (one client) |",
             "|---|---:|---:|",
-            row,
+            *rows,
         ]
         path = machine.write_result(args.results_dir, when, "session-cost", lines)
         print(f"recorded in {machine.shown(path)}")

@@ -119,6 +119,18 @@ def history(request: Request) -> Response:
     return _page(request, "history.html", {"page": "history"}, title="History")
 
 
+@router.get("/players/{username}", response_class=HTMLResponse)
+def player(request: Request, username: str) -> Response:
+    return _page(
+        request, "player.html", {"page": "player", "player": username}, title=username
+    )
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+def leaderboard(request: Request) -> Response:
+    return _page(request, "leaderboard.html", {"page": "leaderboard"}, title="Leaderboard")
+
+
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def review(request: Request, match_id: str) -> Response:
     return _page(request, "review.html", {"page": "review", "match": match_id}, title="Review")

@@ -35,7 +35,12 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in store.rating_history(session=session, user_id=user.id):
         changes.setdefault(change.game, []).append(
-            {"match_id": change.match_id, "at": iso(change.at), "rating": change.rating_after}
+            {
+                "match_id": change.match_id,
+                "at": iso(change.at),
+                "before": change.rating_before,
+                "rating": change.rating_after,
+            }
         )
     per_game = []
     for game in sorted(set(results) | set(ratings)):
