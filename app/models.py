@@ -41,7 +41,9 @@ class User(Base):
     username: Mapped[str | None] = mapped_column(String(20), default=None)
     # The username's confusable skeleton (app/confusables.py): unique, so "Ann" spelt with
     # a Cyrillic A cannot be taken once "Ann" is.
-    username_key: Mapped[str | None] = mapped_column(String(100), default=None, unique=True)
+    username_key: Mapped[str | None] = mapped_column(
+        String(100), default=None, unique=True, index=True
+    )
     password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
 
 

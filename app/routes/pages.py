@@ -121,9 +121,7 @@ def history(request: Request) -> Response:
 
 @router.get("/players/{username}", response_class=HTMLResponse)
 def player(request: Request, username: str) -> Response:
-    return _page(
-        request, "player.html", {"page": "player", "player": username}, title=username
-    )
+    return _page(request, "player.html", {"page": "player", "player": username}, title=username)
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)

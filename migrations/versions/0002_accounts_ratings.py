@@ -24,11 +24,13 @@ GUEST_SESSION_DAYS = 365
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("username", sa.String(length=20), nullable=True))
-        batch_op.add_column(sa.Column("username_key", sa.String(length=100), nullable=True))
-        batch_op.add_column(sa.Column("password_hash", sa.String(length=255), nullable=True))
-        batch_op.create_unique_constraint("uq_users_username_key", ["username_key"])
+    # Plain ADD COLUMN and indexes, never a batch copy: on SQLite a copy drops the old
+    # table, which the foreign keys pointing at it refuse (users) or follow by deleting
+    # every row that points at it (ON DELETE CASCADE: a match's players and events).
+    op.add_column("users", sa.Column("username", sa.String(length=20), nullable=True))
+    op.add_column("users", sa.Column("username_key", sa.String(length=100), nullable=True))
+    op.add_column("users", sa.Column("password_hash", sa.String(length=255), nullable=True))
+    op.create_index("ix_users_username_key", "users", ["username_key"], unique=True)
 
     op.create_table(
         "auth_sessions",
@@ -39,25 +41,20 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
     )
-    with op.batch_alter_table("auth_sessions", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_auth_sessions_user_id"), ["user_id"], unique=False)
-        batch_op.create_index(
-            batch_op.f("ix_auth_sessions_expires_at"), ["expires_at"], unique=False
-        )
+    op.create_index("ix_auth_sessions_user_id", "auth_sessions", ["user_id"], unique=False)
+    op.create_index("ix_auth_sessions_expires_at", "auth_sessions", ["expires_at"], unique=False)
 
-    with op.batch_alter_table("rooms", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("rated", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
-    with op.batch_alter_table("matches", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("rated", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
-        batch_op.add_column(
-            sa.Column("ratings_applied", sa.Boolean(), server_default=sa.false(), nullable=False)
-        )
-    with op.batch_alter_table("match_players", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("won", sa.Boolean(), nullable=True))
+    op.add_column(
+        "rooms", sa.Column("rated", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
+    op.add_column(
+        "matches", sa.Column("rated", sa.Boolean(), server_default=sa.false(), nullable=False)
+    )
+    op.add_column(
+        "matches",
+        sa.Column("ratings_applied", sa.Boolean(), server_default=sa.false(), nullable=False),
+    )
+    op.add_column("match_players", sa.Column("won", sa.Boolean(), nullable=True))
 
     op.create_table(
         "ratings",
@@ -71,8 +68,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("user_id", "game"),
     )
-    with op.batch_alter_table("ratings", schema=None) as batch_op:
-        batch_op.create_index("ix_ratings_game_rating", ["game", "rating"], unique=False)
+    op.create_index("ix_ratings_game_rating", "ratings", ["game", "rating"], unique=False)
 
     op.create_table(
         "rating_changes",
@@ -93,8 +89,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("match_id", "seat"),
     )
-    with op.batch_alter_table("rating_changes", schema=None) as batch_op:
-        batch_op.create_index("ix_rating_changes_user_game", ["user_id", "game"], unique=False)
+    op.create_index(
+        "ix_rating_changes_user_game", "rating_changes", ["user_id", "game"], unique=False
+    )
 
     _keep_guest_cookies()
     _record_who_won()
@@ -129,25 +126,18 @@ def _record_who_won() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rating_changes", schema=None) as batch_op:
-        batch_op.drop_index("ix_rating_changes_user_game")
+    op.drop_index("ix_rating_changes_user_game", table_name="rating_changes")
     op.drop_table("rating_changes")
-    with op.batch_alter_table("ratings", schema=None) as batch_op:
-        batch_op.drop_index("ix_ratings_game_rating")
+    op.drop_index("ix_ratings_game_rating", table_name="ratings")
     op.drop_table("ratings")
-    with op.batch_alter_table("match_players", schema=None) as batch_op:
-        batch_op.drop_column("won")
-    with op.batch_alter_table("matches", schema=None) as batch_op:
-        batch_op.drop_column("ratings_applied")
-        batch_op.drop_column("rated")
-    with op.batch_alter_table("rooms", schema=None) as batch_op:
-        batch_op.drop_column("rated")
-    with op.batch_alter_table("auth_sessions", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_auth_sessions_expires_at"))
-        batch_op.drop_index(batch_op.f("ix_auth_sessions_user_id"))
+    op.drop_column("match_players", "won")
+    op.drop_column("matches", "ratings_applied")
+    op.drop_column("matches", "rated")
+    op.drop_column("rooms", "rated")
+    op.drop_index("ix_auth_sessions_expires_at", table_name="auth_sessions")
+    op.drop_index("ix_auth_sessions_user_id", table_name="auth_sessions")
     op.drop_table("auth_sessions")
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.drop_constraint("uq_users_username_key", type_="unique")
-        batch_op.drop_column("password_hash")
-        batch_op.drop_column("username_key")
-        batch_op.drop_column("username")
+    op.drop_index("ix_users_username_key", table_name="users")
+    op.drop_column("users", "password_hash")
+    op.drop_column("users", "username_key")
+    op.drop_column("users", "username")
