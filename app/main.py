@@ -93,8 +93,8 @@ def create_app(
         cluster = Cluster(
             redis, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
         )
-        # Sessions ended or users changed in one process are forgotten in every other.
-        auth.tell_others = cluster.forget_user
+        # Sessions ended or users changed in one process are forgotten in every other (the
+        # word is sent from the event loop: some of it comes from worker threads).
         cluster.on_forget_user = auth.forget_here
         cluster.on_forget_all = auth.forget_all
         login_limits = RedisLoginLimits(redis, login_rules, settings.redis_prefix)
@@ -113,6 +113,12 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if cluster is not None:
             await cluster.start()
+            loop, publish = asyncio.get_running_loop(), cluster.forget_user
+
+            def tell_others(user_id: str) -> None:
+                loop.call_soon_threadsafe(publish, user_id)
+
+            auth.tell_others = tell_others
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:

@@ -132,6 +132,7 @@ async def log_in(
         )
     account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
+    # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
     password = body.password[: PASSWORD_MAX + 1]
     ok, new_hash = await asyncio.to_thread(verify, password, stored)
     if not ok or account is None:
