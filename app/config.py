@@ -42,6 +42,15 @@ class Settings(BaseSettings):
     # description (who is here) goes out again.
     presence_delay: float = 0.2
 
+    # Seconds a process may answer a request's identity from memory (app/auth.py): how long
+    # a revoked session can outlive its revocation in another process if Redis loses word.
+    session_cache_seconds: float = 5.0
+
+    # Login attempts allowed per account and per address in each window (app/login_limits.py).
+    login_attempts_per_account: int = 10
+    login_attempts_per_address: int = 50
+    login_window_seconds: float = 900.0
+
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
 

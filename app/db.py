@@ -45,8 +45,8 @@ def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def upgrade_to_head(url: str) -> None:
-    """Apply every Alembic migration to the database at ``url`` (tests, tools)."""
+def upgrade_to_head(url: str, revision: str = "head") -> None:
+    """Apply every Alembic migration (up to ``revision``) to the database at ``url``."""
     from alembic import command
     from alembic.config import Config
 
@@ -54,4 +54,4 @@ def upgrade_to_head(url: str) -> None:
     config = Config(str(root / "alembic.ini"))
     config.set_main_option("script_location", str(root / "migrations"))
     config.attributes["url"] = url
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)

@@ -8,26 +8,36 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 
-from app import store
+from app.auth import Authenticator, Identity
 from app.config import Settings
 from app.identity import CookieSigner
-from app.models import User
+from app.login_limits import LoginLimits
 from app.rooms import RoomError, Rooms
 
 
-def get_app_settings(request: Request) -> Settings:
+async def get_app_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_rooms(request: Request) -> Rooms:
+async def get_rooms(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
 
 
-def get_signer(request: Request) -> CookieSigner:
+async def get_signer(request: Request) -> CookieSigner:
     signer: CookieSigner = request.app.state.signer
     return signer
+
+
+async def get_auth(request: Request) -> Authenticator:
+    auth: Authenticator = request.app.state.auth
+    return auth
+
+
+async def get_login_limits(request: Request) -> LoginLimits:
+    limits: LoginLimits = request.app.state.login_limits
+    return limits
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -35,25 +45,33 @@ def get_session(request: Request) -> Iterator[Session]:
         yield session
 
 
-def current_user_or_none(request: Request) -> User | None:
-    user_id = request.app.state.signer.read(
-        request.cookies.get(request.app.state.settings.cookie_name)
-    )
-    if user_id is None:
-        return None
-    with request.app.state.sessions() as session:
-        return store.get_user(session=session, user_id=user_id)
+async def current_user_or_none(request: Request) -> Identity | None:
+    """Who the session cookie names; answered from memory on the event loop when it can
+    be (app/auth.py), so most requests never wait for the database or a thread."""
+    auth: Authenticator = request.app.state.auth
+    return await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
 
 
-def current_user(user: Annotated[User | None, Depends(current_user_or_none)]) -> User:
+async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:
     if user is None:
         raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+    return user
+
+
+async def current_account(user: Annotated[Identity, Depends(current_user)]) -> Identity:
+    if not user.is_account:
+        raise RoomError(
+            "not_an_account", "Only an account can do that: create one or log in first.", 403
+        )
     return user
 
 
 AppSettings = Annotated[Settings, Depends(get_app_settings)]
 LiveRooms = Annotated[Rooms, Depends(get_rooms)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
+Auth = Annotated[Authenticator, Depends(get_auth)]
+Limits = Annotated[LoginLimits, Depends(get_login_limits)]
 DbSession = Annotated[Session, Depends(get_session)]
-MaybeUser = Annotated[User | None, Depends(current_user_or_none)]
-CurrentUser = Annotated[User, Depends(current_user)]
+MaybeUser = Annotated[Identity | None, Depends(current_user_or_none)]
+CurrentUser = Annotated[Identity, Depends(current_user)]
+CurrentAccount = Annotated[Identity, Depends(current_account)]

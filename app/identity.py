@@ -1,28 +1,36 @@
-"""Guest identities: a user id in a signed cookie, and display-name rules.
+"""The session cookie, and the rules for display names, usernames and passwords.
 
-The cookie holds only the user id, signed with SECRET_KEY (itsdangerous), so it cannot be
-forged; the name lives in the database and may change.
+The cookie holds only a session id (app/auth.py), signed with SECRET_KEY (itsdangerous),
+so it cannot be forged; the session lives in the database and can be revoked, and the
+person's name lives there too and may change.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.responses import Response
 
 from app.config import Settings
 
-COOKIE_MAX_AGE = 365 * 24 * 3600  # a year: a guest keeps their identity between visits
-
 NAME_MIN, NAME_MAX = 1, 20
 # Letters of any script, digits, and a few joiners; no leading/trailing or doubled spaces.
 _NAME_RE = re.compile(r"^[^\W_](?:[\w.'\-]| (?! ))*$")
+USERNAME_MIN, USERNAME_MAX = 3, 20
+# Usernames appear in addresses (/players/Ann): letters of any script, digits, . _ -.
+_USERNAME_RE = re.compile(r"^[^\W_][\w.\-]*$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
 
 class InvalidName(ValueError):
-    """A display name that breaks the rules; the message says which rule."""
+    """A display name or username that breaks the rules; the message says which rule."""
+
+
+class InvalidPassword(ValueError):
+    """A password that breaks the rules; the message says which rule."""
 
 
 def clean_name(raw: object) -> str:
@@ -42,6 +50,31 @@ def clean_name(raw: object) -> str:
     return name
 
 
+def clean_username(raw: object) -> str:
+    """Return a valid username or raise ``InvalidName`` saying what is wrong."""
+    if not isinstance(raw, str):
+        raise InvalidName("Your username must be text.")
+    name = unicodedata.normalize("NFC", raw.strip())
+    if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
+        raise InvalidName(f"Usernames are {USERNAME_MIN} to {USERNAME_MAX} characters.")
+    if not _USERNAME_RE.match(name):
+        raise InvalidName(
+            "Usernames may use letters, digits and . _ - and must start with a letter or digit."
+        )
+    return name
+
+
+def check_password(raw: object) -> str:
+    """Return the password if it is acceptable, or raise ``InvalidPassword`` saying why."""
+    if not isinstance(raw, str):
+        raise InvalidPassword("Your password must be text.")
+    if len(raw) < PASSWORD_MIN:
+        raise InvalidPassword(f"Passwords are at least {PASSWORD_MIN} characters.")
+    if len(raw) > PASSWORD_MAX:
+        raise InvalidPassword(f"Passwords are at most {PASSWORD_MAX} characters.")
+    return raw
+
+
 def new_user_id() -> str:
     return secrets.token_hex(12)
 
@@ -51,13 +84,15 @@ def guest_name() -> str:
 
 
 class CookieSigner:
-    """Signs and reads the session cookie's user id."""
+    """Signs and reads the session cookie's session id."""
 
     def __init__(self, secret_key: str) -> None:
+        # The salt is the one the cookie had when it held a user id: the migration gave
+        # every guest a session with their user id as its id, so old cookies still work.
         self._serializer = URLSafeSerializer(secret_key, salt="parlour-session")
 
-    def sign(self, user_id: str) -> str:
-        return self._serializer.dumps(user_id)
+    def sign(self, session_id: str) -> str:
+        return self._serializer.dumps(session_id)
 
     def read(self, cookie: str | None) -> str | None:
         if not cookie:
@@ -70,14 +105,20 @@ class CookieSigner:
 
 
 def set_session_cookie(
-    response: Response, signer: CookieSigner, user_id: str, settings: Settings
+    response: Response, signer: CookieSigner, session_id: str, settings: Settings, max_age: int
 ) -> None:
-    """Set the signed session cookie (the session call, and pages for first-time visitors)."""
+    """Set the signed session cookie, to last ``max_age`` seconds (as long as the session)."""
     response.set_cookie(
         settings.cookie_name,
-        signer.sign(user_id),
-        max_age=COOKIE_MAX_AGE,
+        signer.sign(session_id),
+        max_age=max_age,
         httponly=True,
         samesite="lax",
         secure=settings.cookie_secure,
+    )
+
+
+def clear_session_cookie(response: Response, settings: Settings) -> None:
+    response.delete_cookie(
+        settings.cookie_name, httponly=True, samesite="lax", secure=settings.cookie_secure
     )

@@ -20,18 +20,22 @@ from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import http_errors
+from app.auth import Authenticator
 from app.cluster.cluster import Cluster
 from app.config import Settings, get_settings
 from app.db import make_engine
 from app.http_guards import HttpGuards, parse_origins
 from app.hub import Hub
 from app.identity import CookieSigner
+from app.login_limits import LoginLimits, LoginRules, MemoryLoginLimits, RedisLoginLimits
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
+from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
 from app.routes import pages, ws
+from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
 
@@ -76,16 +80,27 @@ def create_app(
     """The app; ``storage`` replaces the rooms' database transactions (tests inject one)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
+    signer = CookieSigner(settings.resolved_secret_key())
+    auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
+    login_rules = LoginRules(
+        settings.login_attempts_per_account,
+        settings.login_attempts_per_address,
+        settings.login_window_seconds,
+    )
+    login_limits: LoginLimits = MemoryLoginLimits(login_rules)
     hub = Hub()
     cluster: Cluster | None = None
     if settings.redis_url:
         # Several processes share the rooms: leases, notices and forwarding over Redis.
+        redis = Redis.from_url(settings.redis_url)
         cluster = Cluster(
-            Redis.from_url(settings.redis_url),
-            hub,
-            lease_seconds=settings.lease_seconds,
-            prefix=settings.redis_prefix,
+            redis, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
         )
+        # Sessions ended or users changed in one process are forgotten in every other (the
+        # word is sent from the event loop: some of it comes from worker threads).
+        cluster.on_forget_user = auth.forget_here
+        cluster.on_forget_all = auth.forget_all
+        login_limits = RedisLoginLimits(redis, login_rules, settings.redis_prefix)
         rooms = Rooms(
             storage,
             notifier=Notifiers([hub, cluster]),
@@ -108,6 +123,12 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if cluster is not None:
             await cluster.start()
+            loop, publish = asyncio.get_running_loop(), cluster.forget_user
+
+            def tell_others(user_id: str) -> None:
+                loop.call_soon_threadsafe(publish, user_id)
+
+            auth.tell_others = tell_others
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:
@@ -133,12 +154,15 @@ def create_app(
     app.state.settings = settings
     app.state.allowed_origins = parse_origins(settings.allowed_origins)
     app.state.sessions = storage.sessions
-    app.state.signer = CookieSigner(settings.resolved_secret_key())
+    app.state.signer = signer
+    app.state.auth = auth
+    app.state.login_limits = login_limits
     app.state.hub = hub
     app.state.rooms = rooms
 
     http_errors.install(app)
-    for routes in (sessions_api, games_api, rooms_api, matches_api, pages):
+    api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
+    for routes in (*api, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return ParlourApp(app, settings)

@@ -2,7 +2,10 @@
 
 A match is event-sourced: ``matches`` holds its settings and secret seed,
 ``match_events`` its actions with a unique ``(match_id, seq)``; the state is always
-``games.replay`` of those, never stored as the truth.
+``games.replay`` of those, never stored as the truth. A person is a ``users`` row, a guest
+or (with a username and a password hash) an account; ``auth_sessions`` are the signed-in
+browsers. ``ratings`` holds each account's current rating per game and ``rating_changes``
+what every rated match changed: the ratings can always be rebuilt from the matches.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -28,13 +31,31 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """A person: a guest identity carried by a signed cookie."""
+    """A person: a guest, or an account once it has a username and a password."""
 
     __tablename__ = "users"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    username: Mapped[str | None] = mapped_column(String(20), default=None)
+    # The username's confusable skeleton (app/confusables.py): unique, so "Ann" spelt with
+    # a Cyrillic A cannot be taken once "Ann" is.
+    username_key: Mapped[str | None] = mapped_column(
+        String(100), default=None, unique=True, index=True
+    )
+    password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
+
+
+class AuthSession(Base):
+    """A signed-in browser: the cookie carries this id, signed. Deleting the row revokes it."""
+
+    __tablename__ = "auth_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
 
 
 class Room(Base):
@@ -53,6 +74,8 @@ class Room(Base):
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), default=None)
     rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # A rated table: accounts only, no computer players; its matches change ratings.
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -94,6 +117,11 @@ class Match(Base):
     winners: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    # Rated when its room was, until a computer takes a seat over.
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Set in the transaction that finishes the match and writes its rating changes, so
+    # they are written once, whatever is retried or replayed.
+    ratings_applied: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class MatchPlayer(Base):
@@ -106,6 +134,8 @@ class MatchPlayer(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     seat: Mapped[int]
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None, index=True)
+    # Whether this seat won; set when the match finishes (history's result filter).
+    won: Mapped[bool | None] = mapped_column(default=None)
 
 
 class MatchEvent(Base):
@@ -121,3 +151,45 @@ class MatchEvent(Base):
     seat: Mapped[int]
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """An account's current rating in one game (OpenSkill's mu and sigma)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating"),)
+
+    user_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    # The rating shown (app/ratings/model.py), kept beside mu and sigma for ordering.
+    rating: Mapped[int]
+    matches: Mapped[int]
+    # When the last match rated here finished: a later match of this player finishes later.
+    updated_at: Mapped[datetime]
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_rating_changes_user_game", "user_id", "game"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(20))
+    mu_before: Mapped[float]
+    sigma_before: Mapped[float]
+    rating_before: Mapped[int]
+    mu_after: Mapped[float]
+    sigma_after: Mapped[float]
+    rating_after: Mapped[int]
+    at: Mapped[datetime]

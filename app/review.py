@@ -7,32 +7,60 @@ While a match is being played its record holds no events and no seed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import games
-from app.models import Match, MatchEvent, iso
+from app.models import Match, MatchEvent, RatingChange, iso
 from games import Rules
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def rating_change(change: RatingChange) -> dict[str, Any]:
+    return {
+        "seat": change.seat,
+        "user_id": change.user_id,
+        "before": change.rating_before,
+        "after": change.rating_after,
+        "change": change.rating_after - change.rating_before,
+    }
+
+
+def match_summary(
+    match: Match,
+    changes: Sequence[RatingChange] = (),
+    usernames: Mapping[str, str | None] | None = None,
+) -> dict[str, Any]:
+    """A match as history lists it: who sat where (with their usernames, for accounts),
+    the result, and what it did to the ratings (``changes``, when it was rated)."""
+    usernames = usernames or {}
     return {
         "id": match.id,
         "room_id": match.room_id,
         "game": match.game,
         "title": games.get(match.game).title,
         "status": match.status,
-        "seats": match.players,
+        "seats": [
+            {**player, "username": usernames.get(player.get("user_id") or "")}
+            for player in match.players
+        ],
         "scores": match.scores,
         "winners": match.winners,
+        "rated": match.rated,
+        "ratings": [rating_change(change) for change in changes],
         "created_at": iso(match.created_at),
         "finished_at": iso(match.finished_at),
     }
 
 
-def match_record(match: Match, events: list[MatchEvent]) -> dict[str, Any]:
+def match_record(
+    match: Match,
+    events: list[MatchEvent],
+    changes: Sequence[RatingChange] = (),
+    usernames: Mapping[str, str | None] | None = None,
+) -> dict[str, Any]:
     finished = match.status == "finished"
     return {
-        **match_summary(match),
+        **match_summary(match, changes, usernames),
         "seat_count": match.seat_count,
         "options": match.options,
         "seed_hash": match.seed_hash,

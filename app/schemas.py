@@ -19,11 +19,23 @@ class SessionIn(Strict):
     name: str
 
 
+class AccountIn(Strict):
+    username: str
+    password: str
+
+
+class LoginIn(Strict):
+    username: str
+    password: str
+
+
 class RoomIn(Strict):
     game: str
     seats: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     visibility: Literal["public", "private"] = "public"
+    # Rated: accounts only, no computer players; the match changes ratings.
+    rated: bool = False
 
 
 class SeatIn(Strict):

@@ -10,16 +10,78 @@ submit or a second process acting on the same match fails cleanly with Integrity
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import Base, Match, MatchEvent, MatchPlayer, Room, Seat, User
+from app.models import (
+    AuthSession,
+    Base,
+    Match,
+    MatchEvent,
+    MatchPlayer,
+    Rating,
+    RatingChange,
+    Room,
+    Seat,
+    User,
+)
 
 
 def get_user(*, session: Session, user_id: str) -> User | None:
     return session.get(User, user_id)
+
+
+def user_by_username_key(*, session: Session, key: str) -> User | None:
+    return session.scalars(select(User).where(User.username_key == key)).first()
+
+
+def users_by_id(*, session: Session, user_ids: set[str]) -> dict[str, User]:
+    if not user_ids:
+        return {}
+    return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
+
+
+# --- sessions: a signed-in browser each ----------------------------------------------------
+
+
+def open_session(*, session: Session, session_id: str, user_id: str, expires_at: datetime) -> None:
+    session.execute(
+        insert(AuthSession),
+        [{"id": session_id, "user_id": user_id, "expires_at": expires_at}],
+    )
+
+
+def session_user(
+    *, session: Session, session_id: str, now: datetime
+) -> tuple[AuthSession, User] | None:
+    """The unexpired session ``session_id`` and its user."""
+    row = session.execute(
+        select(AuthSession, User)
+        .join(User, User.id == AuthSession.user_id)
+        .where(AuthSession.id == session_id, AuthSession.expires_at > now)
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+def extend_session(*, session: Session, session_id: str, expires_at: datetime) -> None:
+    session.execute(
+        update(AuthSession).where(AuthSession.id == session_id).values(expires_at=expires_at)
+    )
+    session.commit()
+
+
+def close_session(*, session: Session, session_id: str) -> None:
+    session.execute(delete(AuthSession).where(AuthSession.id == session_id))
+
+
+def close_user_sessions(*, session: Session, user_id: str) -> int:
+    """End every session of a user; how many there were."""
+    ended = session.execute(delete(AuthSession).where(AuthSession.user_id == user_id))
+    return int(ended.rowcount)  # type: ignore[attr-defined]
 
 
 def save_user(*, session: Session, user_id: str, name: str) -> User:
@@ -74,15 +136,29 @@ def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) 
 
 
 def put_seat(
-    *, session: Session, room_id: str, seat: int, user_id: str | None, bot: str | None, name: str
+    *,
+    session: Session,
+    room_id: str,
+    seat: int,
+    user_id: str | None,
+    bot: str | None,
+    name: str,
+    unrate_match_id: str | None = None,
 ) -> None:
-    """Give a seat to a user or a computer player (taking it, or replacing its holder)."""
+    """Give a seat to a user or a computer player (taking it, or replacing its holder).
+
+    With ``unrate_match_id`` (a computer taking over a rated match) the room and its match
+    stop being rated, in the same transaction.
+    """
     holder = {"user_id": user_id, "bot": bot, "name": name}
     changed = session.execute(
         update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(**holder)
     )
     if changed.rowcount == 0:  # type: ignore[attr-defined]
         session.execute(insert(Seat), [{"room_id": room_id, "seat": seat, **holder}])
+    if unrate_match_id is not None:
+        session.execute(update(Room).where(Room.id == room_id).values(rated=False))
+        session.execute(update(Match).where(Match.id == unrate_match_id).values(rated=False))
     session.commit()
 
 
@@ -137,29 +213,104 @@ def public_rooms(*, session: Session, limit: int = 100) -> list[Room]:
     )
 
 
+@dataclass(frozen=True)
+class MatchFilters:
+    """What a history list asks for; ``result`` (won/lost) is of ``user_id``'s seat."""
+
+    game: str | None = None
+    user_id: str | None = None
+    result: str | None = None
+    since: datetime | None = None
+    before: datetime | None = None
+
+
 def finished_matches(
     *,
     session: Session,
-    game: str | None,
-    user_id: str | None,
+    filters: MatchFilters,
     viewer_id: str | None,
+    after: tuple[datetime, str] | None,
     limit: int,
 ) -> list[Match]:
-    """Finished matches, newest first: from public rooms, plus the viewer's own.
+    """Finished matches, newest first (then by id): from public rooms, plus the viewer's own.
 
-    With ``user_id``, only that user's matches (the private ones only if the viewer is them).
+    With ``filters.user_id``, only that user's matches (the private ones only if the viewer
+    is them). ``after`` is the (finished_at, id) of the last match of the previous page.
     """
     query = select(Match).where(Match.status == "finished")
-    if game:
-        query = query.where(Match.game == game)
+    if filters.game:
+        query = query.where(Match.game == filters.game)
+    if filters.since is not None:
+        query = query.where(Match.finished_at >= filters.since)
+    if filters.before is not None:
+        query = query.where(Match.finished_at < filters.before)
     mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
     public = select(Room.match_id).where(Room.visibility == "public", Room.match_id.is_not(None))
-    if user_id:
-        theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == user_id)
+    if filters.user_id:
+        theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == filters.user_id)
+        if filters.result is not None:
+            theirs = theirs.where(MatchPlayer.won.is_(filters.result == "won"))
         query = query.where(Match.id.in_(theirs))
-        if user_id != viewer_id:
+        if filters.user_id != viewer_id:
             query = query.where(Match.id.in_(public))
     else:
-        query = query.where(or_(Match.id.in_(public), Match.id.in_(mine)))
+        query = query.where(or_(Match.id.in_(mine), Match.id.in_(public)))
+    if after is not None:
+        at, match_id = after
+        query = query.where(
+            or_(Match.finished_at < at, and_(Match.finished_at == at, Match.id > match_id))
+        )
     query = query.order_by(Match.finished_at.desc(), Match.id).limit(limit)
     return list(session.scalars(query))
+
+
+def rating_changes_of(*, session: Session, match_ids: Sequence[str]) -> list[RatingChange]:
+    if not match_ids:
+        return []
+    return list(
+        session.scalars(
+            select(RatingChange)
+            .where(RatingChange.match_id.in_(match_ids))
+            .order_by(RatingChange.match_id, RatingChange.seat)
+        )
+    )
+
+
+def results_by_game(*, session: Session, user_id: str) -> list[tuple[str, int, int]]:
+    """(game, finished matches played, won) for one user, every match counted."""
+    rows = session.execute(
+        select(Match.game, func.count(), func.count().filter(MatchPlayer.won.is_(True)))
+        .join(MatchPlayer, MatchPlayer.match_id == Match.id)
+        .where(MatchPlayer.user_id == user_id, Match.status == "finished")
+        .group_by(Match.game)
+        .order_by(Match.game)
+    ).all()
+    return [(game, int(played), int(won)) for game, played, won in rows]
+
+
+def ratings_of(*, session: Session, user_id: str) -> list[Rating]:
+    return list(
+        session.scalars(select(Rating).where(Rating.user_id == user_id).order_by(Rating.game))
+    )
+
+
+def rating_history(*, session: Session, user_id: str) -> list[RatingChange]:
+    return list(
+        session.scalars(
+            select(RatingChange)
+            .where(RatingChange.user_id == user_id)
+            .order_by(RatingChange.at, RatingChange.id)
+        )
+    )
+
+
+def leaderboard(*, session: Session, game: str, limit: int) -> list[tuple[Rating, str]]:
+    """The best rated accounts in ``game``: (rating row, username), best first."""
+    rows = session.execute(
+        select(Rating, User.username)
+        .join(User, User.id == Rating.user_id)
+        .where(Rating.game == game, Rating.matches > 0, User.username.is_not(None))
+        .order_by(Rating.rating.desc(), Rating.mu.desc(), User.username)
+        .limit(limit)
+    ).all()
+    return [(rating, str(username)) for rating, username in rows]

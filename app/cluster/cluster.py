@@ -14,7 +14,10 @@ process accepts any request for any room:
 - every second each process renews its leases, gives up the rooms whose lease it lost or
   could not renew in time, and claims the rooms whose owner is gone — its copies first,
   then unfinished matches nobody holds — replaying their logs, so a dead owner's tables
-  play on within its lease time plus a second.
+  play on within its lease time plus a second;
+- a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
+  the sessions channel, and every process forgets its cached identities (app/auth.py);
+  after an outage of Redis every process forgets them all.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -49,6 +53,7 @@ def _meta(room: LiveRoom) -> dict[str, Any]:
         "host_id": room.host_id,
         "options": room.options,
         "visibility": room.visibility,
+        "rated": room.rated,
         "match_id": room.match_id,
         # The seed is secret until the match ends; it travels only between processes, so
         # that a copy starts the match without reading the log.
@@ -94,6 +99,9 @@ class Cluster:
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
         self._meta: dict[str, dict[str, Any]] = {}  # per room: its description, as noticed
         self._tasks: list[asyncio.Task[None]] = []
+        # What this process does when another one says a user's sessions changed.
+        self.on_forget_user: Callable[[str], None] = lambda _user_id: None
+        self.on_forget_all: Callable[[], None] = lambda: None
 
     # --- wiring ---------------------------------------------------------------------------
 
@@ -116,6 +124,10 @@ class Cluster:
     def inbox(self, process_id: str) -> str:
         return f"{self.prefix}:proc:{process_id}"
 
+    @property
+    def sessions_channel(self) -> str:
+        return f"{self.prefix}:sessions"
+
     def alive_key(self, process_id: str) -> str:
         return f"{self.prefix}:alive:{process_id}"
 
@@ -123,7 +135,7 @@ class Cluster:
         return f"{self.prefix}:presence:{room_id}"
 
     async def start(self) -> None:
-        self.bus.start({self.inbox(self.process_id)})
+        self.bus.start({self.inbox(self.process_id), self.sessions_channel})
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._keep_up())]
 
@@ -260,6 +272,13 @@ class Cluster:
         self._flush()
         self.bus.publish(self.inbox(request["from"]), orjson.dumps(reply))
 
+    # --- sessions ----------------------------------------------------------------------------
+
+    def forget_user(self, user_id: str) -> None:
+        """Tell every other process to forget the user's cached identities."""
+        message = {"kind": "forget_user", "user": user_id, "from": self.process_id}
+        self.bus.publish(self.sessions_channel, orjson.dumps(message))
+
     # --- the notifier: after every committed change of a room --------------------------------
 
     def room_changed(self, room: LiveRoom) -> None:
@@ -340,6 +359,9 @@ class Cluster:
             here = Here.of(message["here"])
             if self.presence.set_remote(room_id, message["proc"], here):
                 self._described(room_id)
+        elif kind == "forget_user":
+            if message["from"] != self.process_id:
+                self.on_forget_user(message["user"])
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
@@ -414,7 +436,9 @@ class Cluster:
 
     async def _caught_up(self) -> None:
         """Redis is back after an outage: notices may have been missed while it was away.
-        Copies catch up from the log; owners say again where their rooms stand."""
+        Copies catch up from the log; owners say again where their rooms stand; cached
+        identities are forgotten, since word of ended sessions may have been missed."""
+        self.on_forget_all()
         self._noticed.clear()
         for room in self.rooms.registry.rooms():
             if room.owned:

@@ -12,23 +12,35 @@ An insert that meets an existing ``(match_id, seq)`` (another writer was first) 
 alone: the batch inserts with ON CONFLICT DO NOTHING and reports which rows went in, so
 one conflict never holds up another room's event. Any other error fails the whole batch,
 and every waiting room gets it (the database is down: nothing was written).
+
+The transaction that appends a match's last event also finishes the match: its result,
+which seats won, the room's status — and then each finishing hook runs in the same
+transaction (the ratings, app/ratings/). A match is finished, and its ratings changed,
+together or not at all; and since only the event that is written finishes a match, an
+event sent again (its seq already taken) finishes nothing twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Insert, update
+from sqlalchemy import Connection, Engine, Insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from app.models import Match, MatchEvent, Room, utcnow
+from app.models import Match, MatchEvent, MatchPlayer, Room, utcnow
 
 MAX_BATCH = 500  # events per transaction: bounds one statement's size
+
+# Called in the finishing transaction for each match it finishes: (connection, match id,
+# the time the match finished). An exception fails the whole transaction.
+FinishHook = Callable[[Connection, str, datetime], None]
 
 
 @dataclass(frozen=True)
@@ -55,8 +67,9 @@ class SeqTaken(IntegrityError):
 class EventLog:
     """Appends events in grouped transactions on a writer thread."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, on_finish: Sequence[FinishHook] = ()) -> None:
         self.engine = engine
+        self.on_finish = list(on_finish)
         self._insert = _insert_for(engine)
         self._queue: list[tuple[Event, asyncio.Future[None]]] = []
         self._wakeup: asyncio.Event | None = None
@@ -119,19 +132,29 @@ class EventLog:
         with self.engine.begin() as connection:
             result = connection.execute(self._insert, rows)
             written = {(row.match_id, row.seq) for row in result}
+            finished_at = utcnow()
             for event in events:
                 if event.result is None or (event.match_id, event.seq) not in written:
                     continue
-                scores, winners = event.result
-                connection.execute(
-                    update(Match)
-                    .where(Match.id == event.match_id)
-                    .values(status="finished", scores=scores, winners=winners, finished_at=utcnow())
-                )
-                connection.execute(
-                    update(Room).where(Room.id == event.room_id).values(status="finished")
-                )
+                self._finish(connection, event, finished_at)
         return written
+
+    def _finish(self, connection: Connection, event: Event, finished_at: datetime) -> None:
+        assert event.result is not None
+        scores, winners = event.result
+        connection.execute(
+            update(Match)
+            .where(Match.id == event.match_id)
+            .values(status="finished", scores=scores, winners=winners, finished_at=finished_at)
+        )
+        connection.execute(
+            update(MatchPlayer)
+            .where(MatchPlayer.match_id == event.match_id)
+            .values(won=MatchPlayer.seat.in_(winners or [-1]))
+        )
+        connection.execute(update(Room).where(Room.id == event.room_id).values(status="finished"))
+        for hook in self.on_finish:
+            hook(connection, event.match_id, finished_at)
 
 
 def _insert_for(engine: Engine) -> Insert:

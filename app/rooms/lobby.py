@@ -13,6 +13,7 @@ import secrets
 from typing import Any
 
 import games
+from app.confusables import name_key
 from app.models import Match, Room, Seat, utcnow
 from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
@@ -88,8 +89,10 @@ class Lobby:
         seats: int | None,
         options: dict[str, Any],
         visibility: str,
+        rated: bool = False,
     ) -> LiveRoom:
-        """A new waiting room; the host sits in seat 0."""
+        """A new waiting room; the host sits in seat 0. A rated room is for accounts only
+        (the caller checks that the host is one)."""
         try:
             rules = games.get(game)
         except KeyError as error:
@@ -106,13 +109,19 @@ class Lobby:
             status="waiting",
             host_id=host_id,
             created_at=utcnow(),
+            rated=rated,
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
         await self.storage.insert_room(row)
         return self.registry.add(live_room(row))
 
-    async def join(self, room: LiveRoom, *, user_id: str, name: str, seat: int | None) -> int:
-        """Take ``seat`` (or the first free one); asking again answers the seat held."""
+    async def join(
+        self, room: LiveRoom, *, user_id: str, name: str, seat: int | None, account: bool = False
+    ) -> int:
+        """Take ``seat`` (or the first free one); asking again answers the seat held.
+
+        A name that looks like one already seated (app/confusables.py) is refused, and so
+        is a guest at a rated table."""
         async with room.lock:
             mine = room.seat_of(user_id)
             if mine is not None:
@@ -129,8 +138,15 @@ class Lobby:
             _check_seat_index(room, seat)
             if room.seats[seat] is not None:
                 raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
-            if any(h is not None and h.name.casefold() == name.casefold() for h in room.seats):
-                raise RoomError("name_taken", f"Someone at this table is already called {name}.")
+            if room.rated and not account:
+                raise RoomError(
+                    "account_needed", "A rated table is for accounts: log in or sign up.", 403
+                )
+            key = name_key(name)
+            if any(h is not None and name_key(h.name) == key for h in room.seats):
+                raise RoomError(
+                    "name_taken", f"Someone at this table is already called {name} (or alike)."
+                )
             await self.storage.put_seat(room.id, seat, user_id=user_id, bot=None, name=name)
             room.seats[seat] = SeatHolder(user_id, None, name)
             self._changed(room)
@@ -171,6 +187,8 @@ class Lobby:
                 raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
             holder = room.seats[seat]
             if room.status == "waiting":
+                if room.rated:
+                    raise RoomError("rated_table", "A rated table has no computer players.")
                 if holder is not None:
                     raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
             elif room.status == "playing":
@@ -182,10 +200,16 @@ class Lobby:
                     )
             else:
                 raise RoomError("match_over", "This match is over.")
-            taken = {h.name for h in room.seats if h is not None}
-            name = next((n for n in BOT_NAMES if n not in taken), f"Computer {seat + 1}")
-            await self.storage.put_seat(room.id, seat, user_id=None, bot=kind, name=name)
+            taken = {name_key(h.name) for h in room.seats if h is not None}
+            name = next((n for n in BOT_NAMES if name_key(n) not in taken), f"Computer {seat + 1}")
+            # A computer taking a seat over ends a match's being rated.
+            unrate = room.match_id if room.rated and room.status == "playing" else None
+            await self.storage.put_seat(
+                room.id, seat, user_id=None, bot=kind, name=name, unrate_match_id=unrate
+            )
             room.seats[seat] = SeatHolder(None, kind, name)
+            if unrate is not None:
+                room.rated = False
             self._changed(room)
 
     async def free_seat(self, room: LiveRoom, *, user_id: str, seat: int) -> None:
@@ -228,6 +252,7 @@ class Lobby:
                 ],
                 status="playing",
                 created_at=utcnow(),
+                rated=room.rated,
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             await self.storage.start_match(room.id, match, user_ids)
@@ -254,6 +279,7 @@ class Lobby:
                 status="waiting",
                 host_id=user_id,
                 created_at=utcnow(),
+                rated=room.rated,
             )
             row.seats = [
                 Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)

@@ -49,6 +49,8 @@ class LiveRoom:
     # room (app/cluster), never for clients.
     last_action: tuple[int, int, dict[str, Any]] | None = None
     rematch_id: str | None = None
+    # A rated table (accounts only, no computers) until a computer takes a seat over.
+    rated: bool = False
     # Bumped whenever the room description changes (seats, status, presence), so that a
     # connection knows to send it again.
     meta_version: int = 0

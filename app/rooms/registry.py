@@ -39,6 +39,7 @@ def live_room(row: Room) -> LiveRoom:
         seats=seats,
         match_id=row.match_id,
         rematch_id=row.rematch_id,
+        rated=row.rated,
     )
 
 
@@ -103,7 +104,7 @@ class RoomRegistry:
         fresh = _restored(live_room(stored.room), stored)
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
-            "seed_hash", "state", "version", "last_event", "last_action", "rematch_id",
+            "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()

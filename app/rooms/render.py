@@ -50,6 +50,7 @@ def describe(room: LiveRoom, presence: Presence) -> dict[str, Any]:
         ],
         "options": room.options,
         "visibility": room.visibility,
+        "rated": room.rated,
         "status": room.status,
         "host_id": room.host_id,
         "match_id": room.match_id,

@@ -88,9 +88,11 @@ class Rooms:
         await self.ownership.hold(room)
         return room
 
-    async def join(self, room: LiveRoom, *, user_id: str, name: str, seat: int | None) -> int:
-        seat_taken = await self.run(room, "join", {"user_id": user_id, "name": name, "seat": seat})
-        return int(seat_taken)
+    async def join(
+        self, room: LiveRoom, *, user_id: str, name: str, seat: int | None, account: bool = False
+    ) -> int:
+        args = {"user_id": user_id, "name": name, "seat": seat, "account": account}
+        return int(await self.run(room, "join", args))
 
     async def leave(self, room: LiveRoom, *, user_id: str) -> None:
         await self.run(room, "leave", {"user_id": user_id})

@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import store
+from app import ratings, store
 from app.db import make_session_factory
 from app.models import Match, MatchEvent, Room
-from app.rooms.event_log import Event, EventLog
+from app.rooms.event_log import Event, EventLog, FinishHook
 
 T = TypeVar("T")
 
@@ -37,10 +37,14 @@ class StoredRoom:
 class RoomStorage:
     """Transactions for the rooms, on a SQLAlchemy engine, never on the event loop."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self, engine: Engine, on_finish: Sequence[FinishHook] = (ratings.settle_match,)
+    ) -> None:
+        """``on_finish``: what the transaction that finishes a match does besides (the
+        ratings)."""
         self.engine = engine
         self.sessions: sessionmaker[Session] = make_session_factory(engine)
-        self.event_log = EventLog(engine)
+        self.event_log = EventLog(engine, on_finish)
 
     async def _in_session(self, work: Callable[[Session], T]) -> T:
         def run() -> T:
@@ -96,11 +100,24 @@ class RoomStorage:
         )
 
     async def put_seat(
-        self, room_id: str, seat: int, *, user_id: str | None, bot: str | None, name: str
+        self,
+        room_id: str,
+        seat: int,
+        *,
+        user_id: str | None,
+        bot: str | None,
+        name: str,
+        unrate_match_id: str | None = None,
     ) -> None:
         await self._in_session(
             lambda session: store.put_seat(
-                session=session, room_id=room_id, seat=seat, user_id=user_id, bot=bot, name=name
+                session=session,
+                room_id=room_id,
+                seat=seat,
+                user_id=user_id,
+                bot=bot,
+                name=name,
+                unrate_match_id=unrate_match_id,
             )
         )
 

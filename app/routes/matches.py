@@ -1,16 +1,23 @@
-"""Finished matches over HTTP: the history list, a match's record, and its review."""
+"""Finished matches over HTTP: history (filtered, paged), a match's record, its review,
+and its downloads (the JSON record and a readable transcript)."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import date, datetime, time, timedelta
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from app import store
+import games
+from app import history, store
+from app.confusables import name_key
 from app.deps import DbSession, MaybeUser
 from app.models import Match
-from app.review import match_record, match_summary, review_frames
+from app.review import match_record, review_frames
 from app.rooms import RoomError
+from app.store import MatchFilters
+from app.transcript import transcript
 
 router = APIRouter(prefix="/api/matches")
 
@@ -22,36 +29,102 @@ def _match_or_404(session: DbSession, match_id: str) -> Match:
     return match
 
 
+def _finished_or_409(match: Match) -> None:
+    if match.status != "finished":
+        raise RoomError("not_finished", "A match can be reviewed once it is over.", 409)
+
+
+def player_id(session: DbSession, username: str) -> str:
+    """The user id of the account called ``username`` (or alike); ``player_not_found``."""
+    user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+    if user is None:
+        raise RoomError("player_not_found", f"There is no player called {username}.", 404)
+    return user.id
+
+
+def _start_of(day: date) -> datetime:
+    return datetime.combine(day, time())
+
+
 @router.get("")
 def list_matches(
     session: DbSession,
     user: MaybeUser,
     game: str | None = None,
     user_id: str | None = Query(None, alias="user"),
+    player: str | None = None,
+    result: Literal["won", "lost"] | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    cursor: str | None = None,
     limit: int = Query(50, ge=1, le=200),
-) -> list[dict[str, Any]]:
-    """Finished matches, newest first (``user=me`` means the caller)."""
+) -> dict[str, Any]:
+    """Finished matches, newest first, a page at a time (``user=me`` means the caller)."""
     viewer = user.id if user else None
-    if user_id == "me":
+    if game is not None and game not in games.REGISTRY:
+        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+    if user_id is not None and player is not None:
+        raise RoomError("bad_request", "Ask for a user or a player, not both.", 422)
+    if player is not None:
+        user_id = player_id(session, player)
+    elif user_id == "me":
         if viewer is None:
-            return []
+            return {"matches": [], "next_cursor": None}
         user_id = viewer
-    rows = store.finished_matches(
-        session=session, game=game, user_id=user_id, viewer_id=viewer, limit=limit
+    if result is not None and user_id is None:
+        raise RoomError("bad_request", "A result filter needs a player (player= or user=).", 422)
+    filters = MatchFilters(
+        game=game,
+        user_id=user_id,
+        result=result,
+        since=_start_of(since) if since else None,
+        before=_start_of(until + timedelta(days=1)) if until else None,
     )
-    return [match_summary(m) for m in rows]
+    return history.page(session, filters, viewer_id=viewer, cursor=cursor, limit=limit)
+
+
+def _record(session: DbSession, match: Match) -> dict[str, Any]:
+    changes, usernames = history.details(session, [match])
+    events = store.load_events(session=session, match_id=match.id)
+    return match_record(match, events, changes.get(match.id, []), usernames)
 
 
 @router.get("/{match_id}")
 def get_match(match_id: str, session: DbSession) -> dict[str, Any]:
-    match = _match_or_404(session, match_id)
-    return match_record(match, store.load_events(session=session, match_id=match_id))
+    return _record(session, _match_or_404(session, match_id))
 
 
 @router.get("/{match_id}/review")
 def review_match(match_id: str, session: DbSession) -> dict[str, Any]:
     match = _match_or_404(session, match_id)
-    if match.status != "finished":
-        raise RoomError("not_finished", "A match can be reviewed once it is over.", 409)
+    _finished_or_409(match)
     events = store.load_events(session=session, match_id=match_id)
-    return {"match": match_record(match, events), "frames": review_frames(match, events)}
+    return {"match": _record(session, match), "frames": review_frames(match, events)}
+
+
+def _attachment(match: Match, extension: str) -> dict[str, str]:
+    name = f"parlour-{match.game}-{match.id}.{extension}"
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+@router.get("/{match_id}/record.json")
+def download_record(match_id: str, session: DbSession) -> Response:
+    """The finished match's record, as a file."""
+    match = _match_or_404(session, match_id)
+    _finished_or_409(match)
+    return JSONResponse(_record(session, match), headers=_attachment(match, "json"))
+
+
+@router.get("/{match_id}/transcript.txt")
+def download_transcript(match_id: str, session: DbSession) -> Response:
+    """The finished match in words: every move, the seed and its hash."""
+    match = _match_or_404(session, match_id)
+    _finished_or_409(match)
+    changes, usernames = history.details(session, [match])
+    text = transcript(
+        match,
+        store.load_events(session=session, match_id=match_id),
+        changes.get(match.id, []),
+        usernames,
+    )
+    return PlainTextResponse(text, headers=_attachment(match, "txt"))

@@ -1,9 +1,11 @@
 """HTML pages (Jinja2). The pages are thin: the browser modules under static/js do the rest.
 
-Every page gets the visitor's identity: a first-time visitor is given a guest identity
-(a generated name and the signed session cookie) so that they can create or join a room
-without filling in a form first. The page hands the browser its boot data (who you are,
-which room or match) as JSON in the page; everything live comes over /api and /ws.
+Every page gets the visitor's identity: a first-time visitor (or one whose session ended)
+is given a guest identity (a generated name, a session and its signed cookie) so that they
+can create or join a room without filling in a form first; a session past half its life
+is extended, so a browser in use stays signed in. The page hands the browser its boot data
+(who you are, which room or match) as JSON in the page; everything live comes over /api
+and /ws.
 The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package.
 """
 
@@ -22,7 +24,9 @@ from markupsafe import Markup
 
 import games
 from app import store
-from app.identity import guest_name, new_user_id, set_session_cookie
+from app.auth import Authenticator, Identity, lifetime, new_guest
+from app.identity import set_session_cookie
+from app.models import utcnow
 from app.routes.games import game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,22 +45,28 @@ def _games() -> list[dict[str, Any]]:
     ]
 
 
-def _identity(request: Request) -> tuple[dict[str, str], str | None]:
-    """The visitor as ``{"id", "name"}``, and a new user id when a cookie must be set."""
-    state = request.app.state
-    user_id = state.signer.read(request.cookies.get(state.settings.cookie_name))
-    with state.sessions() as session:
-        user = store.get_user(session=session, user_id=user_id) if user_id else None
-        if user is not None:
-            return {"id": user.id, "name": user.name}, None
-        created = store.save_user(session=session, user_id=new_user_id(), name=guest_name())
-        return {"id": created.id, "name": created.name}, created.id
+def _identity(request: Request) -> tuple[Identity, bool]:
+    """The visitor, and whether their session cookie must be (re)set."""
+    auth: Authenticator = request.app.state.auth
+    user = auth.identify_now(request.cookies.get(request.app.state.settings.cookie_name))
+    if user is None:
+        with auth.sessions() as session:
+            return new_guest(session), True
+    span = lifetime(user.is_account)
+    if user.expires_at - utcnow() < span / 2:
+        expires_at = utcnow() + span
+        with auth.sessions() as session:
+            store.extend_session(session=session, session_id=user.session_id, expires_at=expires_at)
+        auth.forget_user(user.id)
+        return Identity(user.id, user.name, user.username, user.session_id, expires_at), True
+    return user, False
 
 
 def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
-    user, new_id = _identity(request)
+    identity, set_cookie = _identity(request)
+    user = {"id": identity.id, "name": identity.name, "username": identity.username}
     facts = _games()
     boot = {"user": user, "games": facts, **boot}
     response = templates.TemplateResponse(
@@ -71,9 +81,10 @@ def _page(
         },
         status_code=status,
     )
-    if new_id is not None:
+    if set_cookie:
         state = request.app.state
-        set_session_cookie(response, state.signer, new_id, state.settings)
+        max_age = int(lifetime(identity.is_account).total_seconds())
+        set_session_cookie(response, state.signer, identity.session_id, state.settings, max_age)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -106,6 +117,16 @@ def join_by_code(code: str) -> Response:
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> Response:
     return _page(request, "history.html", {"page": "history"}, title="History")
+
+
+@router.get("/players/{username}", response_class=HTMLResponse)
+def player(request: Request, username: str) -> Response:
+    return _page(request, "player.html", {"page": "player", "player": username}, title=username)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+def leaderboard(request: Request) -> Response:
+    return _page(request, "leaderboard.html", {"page": "leaderboard"}, title="Leaderboard")
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, status
 
 from app.deps import CurrentUser, LiveRooms
+from app.rooms import RoomError
 from app.schemas import BotIn, RoomIn, SeatIn
 
 router = APIRouter(prefix="/api/rooms")
@@ -15,6 +16,10 @@ router = APIRouter(prefix="/api/rooms")
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    if body.rated and not user.is_account:
+        raise RoomError(
+            "account_needed", "Only accounts can open a rated table: log in or sign up.", 403
+        )
     room = await rooms.create(
         host_id=user.id,
         host_name=user.name,
@@ -22,6 +27,7 @@ async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict
         seats=body.seats,
         options=body.options,
         visibility=body.visibility,
+        rated=body.rated,
     )
     return rooms.describe(room)
 
@@ -44,7 +50,13 @@ async def join_room(
     room_id: str, user: CurrentUser, rooms: LiveRooms, body: SeatIn | None = None
 ) -> dict[str, Any]:
     room = await rooms.get(room_id)
-    seat = await rooms.join(room, user_id=user.id, name=user.name, seat=body.seat if body else None)
+    seat = await rooms.join(
+        room,
+        user_id=user.id,
+        name=user.name,
+        seat=body.seat if body else None,
+        account=user.is_account,
+    )
     return {"seat": seat, "room": rooms.describe(room)}
 
 

@@ -1,4 +1,4 @@
-"""The guest identity over HTTP: start or rename it, and ask who you are."""
+"""The caller's identity over HTTP: start or rename a guest, and ask who you are."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from app import store
-from app.deps import AppSettings, CurrentUser, DbSession, MaybeUser, Signer
-from app.identity import InvalidName, clean_name, new_user_id, set_session_cookie
+from app.auth import Identity, lifetime, new_guest
+from app.confusables import name_key
+from app.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
+from app.identity import InvalidName, clean_name, set_session_cookie
 from app.rooms import RoomError
 from app.schemas import SessionIn
 
@@ -23,23 +25,42 @@ def name_or_error(raw: str) -> str:
         raise RoomError("bad_name", str(error), 422) from None
 
 
+def who(user: Identity) -> dict[str, Any]:
+    """The answer of every identity call."""
+    return {"user_id": user.id, "name": user.name, "username": user.username}
+
+
 @router.post("/session")
 def start_session(
     body: SessionIn,
     response: Response,
-    session: DbSession,
-    signer: Signer,
     user: MaybeUser,
+    auth: Auth,
+    signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
-    """Start (or rename) the caller's guest identity and set the signed cookie."""
+    """Start the caller's guest identity (and its session cookie), or rename the guest."""
     name = name_or_error(body.name)
-    user_id = user.id if user is not None else new_user_id()
-    saved = store.save_user(session=session, user_id=user_id, name=name)
-    set_session_cookie(response, signer, saved.id, settings)
-    return {"user_id": saved.id, "name": saved.name}
+    if user is not None and user.is_account:
+        if name != user.username:
+            raise RoomError("account_name", "An account plays under its username.", 409)
+        return who(user)
+    with auth.sessions() as session:
+        owner = store.user_by_username_key(session=session, key=name_key(name))
+        if owner is not None and (user is None or owner.id != user.id):
+            raise RoomError(
+                "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
+            )
+        if user is None:
+            guest = new_guest(session, name)
+            max_age = int(lifetime(False).total_seconds())
+            set_session_cookie(response, signer, guest.session_id, settings, max_age)
+            return who(guest)
+        store.save_user(session=session, user_id=user.id, name=name)
+    auth.forget_user(user.id)
+    return {"user_id": user.id, "name": name, "username": None}
 
 
 @router.get("/session")
-def who_am_i(user: CurrentUser) -> dict[str, Any]:
-    return {"user_id": user.id, "name": user.name}
+async def who_am_i(user: CurrentUser) -> dict[str, Any]:
+    return who(user)

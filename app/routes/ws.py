@@ -63,7 +63,6 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     settings: Settings = state.settings
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
-    user_id = state.signer.read(websocket.cookies.get(settings.cookie_name))
     if not origin_allowed(websocket.headers, state.allowed_origins):
         # A page on another site opening a socket with this visitor's cookie: refused
         # before the handshake completes (the browser sees a 403).
@@ -71,6 +70,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         return
     await websocket.accept()
     try:
+        identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
+        user_id = identity.id if identity is not None else None
         room = await rooms.get(room_id)
     except RoomError as error:
         await websocket.send_text(error_message(error.code, error.message))

@@ -61,6 +61,51 @@ def started_room(
 
 NewClient = Callable[[str | None], TestClient]
 
+PASSWORD = "correct horse battery"
+
+
+def account(new_client: NewClient, username: str, password: str = PASSWORD) -> TestClient:
+    """A browser signed up as ``username`` (a guest first, then the account)."""
+    client = new_client(None)
+    assert client.post("/api/session", json={"name": "Someone"}).status_code == 200
+    response = client.post("/api/accounts", json={"username": username, "password": password})
+    assert response.status_code == 201, response.text
+    return client
+
+
+def play_out(clients: list[TestClient], room_id: str) -> dict[str, Any]:
+    """The clients (in seat order, from seat 0; computers may hold the later seats) play
+    their first legal action until the match is over; returns the last state message."""
+    sockets = [c.websocket_connect(f"/ws/rooms/{room_id}") for c in clients]
+    connections = [socket.__enter__() for socket in sockets]
+    latest: list[dict[str, Any] | None] = [None] * len(connections)
+
+    def seen(seat: int, version: int) -> dict[str, Any]:
+        state = latest[seat]
+        if state is None or state["version"] < version:
+            state = latest[seat] = state_at(connections[seat], version)
+        return state
+
+    try:
+        version = 0
+        while True:
+            first = seen(0, version)
+            version = first["version"]
+            if first["view"]["over"]:
+                return first
+            mover = first["view"]["to_act"][0]
+            if mover >= len(connections):  # a computer's turn
+                version += 1
+                continue
+            state = seen(mover, version)
+            if state["version"] == version:
+                action = state["view"]["legal_actions"][0]
+                connections[mover].send_json({"type": "act", "version": version, "action": action})
+                version += 1
+    finally:
+        for socket in sockets:
+            socket.__exit__(None, None, None)
+
 
 def next_of(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
     """The next message of ``kind``, skipping room/presence notices."""

@@ -33,7 +33,7 @@ def test_session_starts_renames_and_survives(new_client: NewClient) -> None:
     assert first["name"] == "Ann" and first["user_id"]
     assert client.get("/api/session").json() == first
     renamed = client.post("/api/session", json={"name": "  Annie "}).json()
-    assert renamed == {"user_id": first["user_id"], "name": "Annie"}
+    assert renamed == {"user_id": first["user_id"], "name": "Annie", "username": None}
 
 
 @pytest.mark.parametrize(
@@ -200,10 +200,10 @@ def test_a_match_against_computers_finishes_and_is_recorded(new_client: NewClien
     assert len(review["frames"]) == len(actions) + 1
     assert review["frames"][-1]["scores"] == record["scores"]
     assert all(len(frame["hands"]) == 3 for frame in review["frames"])
-    listed = ann.get("/api/matches").json()
+    listed = ann.get("/api/matches").json()["matches"]
     assert listed[0]["id"] == match_id
-    assert ann.get("/api/matches", params={"game": "cupid"}).json() == []
-    assert ann.get("/api/matches", params={"user": "me"}).json()[0]["id"] == match_id
+    assert ann.get("/api/matches", params={"game": "cupid"}).json()["matches"] == []
+    assert ann.get("/api/matches", params={"user": "me"}).json()["matches"][0]["id"] == match_id
     # Rematch: a new room, the same people in the same seats, asked twice gives the same.
     again = ann.post(f"/api/rooms/{rid}/rematch")
     assert again.status_code == 201
@@ -246,10 +246,10 @@ def test_private_matches_are_listed_only_for_their_players(new_client: NewClient
     ann.post(f"/api/rooms/{rid}/bots", json={"seat": 2})
     ann.post(f"/api/rooms/{rid}/start")
     play_out_seat0(ann, rid)
-    assert len(ann.get("/api/matches").json()) == 1
-    assert bob.get("/api/matches").json() == []
+    assert len(ann.get("/api/matches").json()["matches"]) == 1
+    assert bob.get("/api/matches").json()["matches"] == []
     ann_id = ann.get("/api/session").json()["user_id"]
-    assert bob.get("/api/matches", params={"user": ann_id}).json() == []
+    assert bob.get("/api/matches", params={"user": ann_id}).json()["matches"] == []
 
 
 def test_started_room_helper_seats_everyone(new_client: NewClient) -> None:

@@ -36,7 +36,7 @@ def test_whole_matches_over_real_sockets_leak_nothing(
     for message in anonymous.states:
         assert message["seat"] is None and message["view"]["hand"] == []
     assert result["checked"] > 3 * len(result["record"]["events"])
-    listed = seats[0].http.get("/api/matches").json()
+    listed = seats[0].http.get("/api/matches").json()["matches"]
     assert listed[0]["id"] == result["record"]["id"]
     for connection in [*seats, spectator, anonymous]:
         connection.close()

@@ -5,12 +5,19 @@ Run on SQLite and on PostgreSQL; a model change without its migration fails here
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
-from app.db import make_engine
+from app.db import make_engine, upgrade_to_head
+from app.identity import CookieSigner
 from app.models import Base
+from tests.app.helpers import make_app, running
+from tests.conftest import database_url_for
 
 
 def test_models_and_migrations_agree(database_url: str) -> None:
@@ -36,3 +43,52 @@ def test_a_model_change_without_a_migration_is_caught(database_url: str) -> None
         diff = compare_metadata(MigrationContext.configure(connection), changed)
     engine.dispose()
     assert any(entry[0] == "add_table" for entry in diff)
+
+
+def test_guests_keep_their_cookies_and_old_matches_learn_who_won(
+    backend: str, tmp_path: Path
+) -> None:
+    """Upgrading a database of guests: each one's cookie (their user id, signed) still
+    names them, and the seats of finished matches know whether they won."""
+    url = database_url_for(backend, tmp_path)
+    upgrade_to_head(url, "0001")
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO users (id, name, created_at) VALUES ('u1', 'Ann', :at)"),
+            {"at": datetime(2026, 1, 1)},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO matches (id, room_id, game, seat_count, options, seed, seed_hash,"
+                " players, status, scores, winners, created_at)"
+                " VALUES ('m1', 'r1', 'cupid', 2, '{}', '1', 'x', '[]', 'finished',"
+                " '[5, 9]', '[1]', :at)"
+            ),
+            {"at": datetime(2026, 1, 1)},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO match_players (match_id, seat, user_id)"
+                " VALUES ('m1', 0, 'u1'), ('m1', 1, NULL)"
+            )
+        )
+    upgrade_to_head(url)
+    with engine.connect() as connection:
+        won = connection.execute(text("SELECT seat, won FROM match_players ORDER BY seat")).all()
+    engine.dispose()
+    assert [(seat, bool(flag)) for seat, flag in won] == [(0, False), (1, True)]
+    app = make_app(url, tmp_path)
+    with running(app) as new_client:
+        old_browser = new_client(None)
+        old_browser.cookies.set("parlour_session", CookieSigner("test-secret").sign("u1"))
+        assert old_browser.get("/api/session").json() == {
+            "user_id": "u1",
+            "name": "Ann",
+            "username": None,
+        }
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

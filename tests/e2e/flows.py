@@ -317,7 +317,8 @@ def finish_and_review(pages: Any, page: Page, watcher: Page, room_id: str, seats
     review = api_json(page, f"/api/matches/{room['match_id']}/review")
     assert_no_hidden_cards_seen(watcher, review["frames"])
     page.goto("/history")
-    page.locator(f'#mine .match-item[data-match="{room["match_id"]}"] a').click()
+    item = page.locator(f'#mine .match-item[data-match="{room["match_id"]}"]')
+    item.get_by_role("link", name="Review this").click()
     expect(page.locator("#review-controls")).to_be_visible()
     last = len(review["frames"]) - 1
     page.keyboard.press("End")

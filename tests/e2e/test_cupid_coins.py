@@ -142,7 +142,7 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
     item = ann.locator(f'#mine .match-item[data-match="{room["match_id"]}"]')
     expect(item).to_be_visible()
     pages.shot(ann, "history")
-    item.get_by_role("link").click()
+    item.get_by_role("link", name="Review this").click()
     ann.wait_for_url(f"**/matches/{room['match_id']}")
     expect(ann.locator("#review-controls")).to_be_visible()
     expect(ann.locator("#step-label")).to_have_text(f"Move 0 of {len(frames) - 1}")

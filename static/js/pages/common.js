@@ -1,8 +1,10 @@
-// common.js — what every page shares: the "your name" dialog in the header and the
-// connection indicator. Pages import initChrome() and setConnection().
+// common.js — what every page shares: the "your name" dialog in the header, the account
+// controls (account.js) and the connection indicator. Pages import initChrome() and
+// setConnection().
 
 import { post } from "../lib/api.js";
 import { $, announce, boot, showError } from "../lib/dom.js";
+import { initAccount } from "./account.js";
 
 const listeners = [];
 let user = null; // who the visitor is now (the boot data's, until they rename themselves)
@@ -35,6 +37,7 @@ export async function saveName(name) {
 
 export function initChrome() {
   user = boot().user || null;
+  initAccount();
   const dialog = $("#name-dialog");
   const button = $("#who-name");
   const input = $("#name-input");

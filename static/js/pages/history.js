@@ -1,57 +1,83 @@
-// history.js — your finished matches and recent public ones, each with its result and a
-// link to its move-by-move review.
+// history.js — your finished matches and everyone's public ones, filtered by game, player,
+// result and dates, a page at a time (the server's cursor); each with its players, result,
+// rating changes and links to its review and downloads.
 
 import { get } from "../lib/api.js";
-import { $, formatDate, h, showError } from "../lib/dom.js";
+import { $, h, showError } from "../lib/dom.js";
+import { matchItem } from "../lib/matches.js";
 import { initChrome } from "./common.js";
 
 initChrome();
 
-function matchItem(match) {
-  const winners = new Set(match.winners || []);
-  const players = (match.seats || []).map((p) =>
-    h(
-      "li",
-      { class: winners.has(p.seat) ? "winner" : "" },
-      h("span", {}, p.name, p.bot ? h("span.badge", {}, "computer") : null),
-      h("strong", {}, String(match.scores?.[p.seat] ?? "")),
-      winners.has(p.seat) ? h("span.sr-only", {}, " (winner)") : null,
-    ),
-  );
-  return h(
-    "li.match-item",
-    { dataset: { match: match.id } },
-    h(
-      "div.match-head",
-      {},
-      h("strong", {}, match.title),
-      h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
-    ),
-    h("ol.match-scores", { "aria-label": "Players and scores" }, players),
-    h(
-      "a.btn.small",
-      { href: `/matches/${match.id}`, "aria-label": `Review this ${match.title} match` },
-      "Review",
-    ),
-  );
-}
+const PAGE = 20;
 
-async function fill(list, path, empty) {
-  try {
-    const matches = await get(path);
-    list.replaceChildren(...(matches.length ? matches.map(matchItem) : [h("li.muted", {}, empty)]));
-  } catch (err) {
-    list.replaceChildren();
-    showError($("#history-error"), err.message);
+/** A list that loads one page at a time from /api/matches with the given filters. */
+class MatchList {
+  constructor(list, more, empty) {
+    this.list = list;
+    this.more = more;
+    this.empty = empty;
+    this.query = null;
+    this.cursor = null;
+    more.addEventListener("click", () => this.load(false));
+  }
+
+  reset(query) {
+    this.query = query;
+    this.cursor = null;
+    this.list.replaceChildren(h("li.muted", {}, "Loading…"));
+    return this.load(true);
+  }
+
+  async load(first) {
+    const params = new URLSearchParams(this.query);
+    params.set("limit", String(PAGE));
+    if (!first && this.cursor) params.set("cursor", this.cursor);
+    try {
+      const page = await get(`/matches?${params}`);
+      const items = page.matches.map(matchItem);
+      if (first)
+        this.list.replaceChildren(...(items.length ? items : [h("li.muted", {}, this.empty)]));
+      else this.list.append(...items);
+      this.cursor = page.next_cursor;
+      this.more.hidden = !this.cursor;
+    } catch (err) {
+      if (first) this.list.replaceChildren();
+      this.more.hidden = true;
+      showError($("#history-error"), err.message);
+    }
   }
 }
 
-function load() {
-  const game = $("#game-filter").value;
-  const filter = game ? `&game=${encodeURIComponent(game)}` : "";
-  fill($("#mine"), `/matches?user=me&limit=50${filter}`, "You have not finished a match yet.");
-  fill($("#recent"), `/matches?limit=30${filter}`, "No finished public matches yet.");
+const mine = new MatchList($("#mine"), $("#mine-more"), "No finished matches of yours match this.");
+const recent = new MatchList(
+  $("#recent"),
+  $("#recent-more"),
+  "No finished public matches match this.",
+);
+
+function filters() {
+  const query = {};
+  for (const name of ["game", "player", "result", "since", "until"]) {
+    const value = $(`#history-filters [name="${name}"]`).value.trim();
+    if (value) query[name] = value;
+  }
+  return query;
 }
 
+function load() {
+  showError($("#history-error"), null);
+  const query = filters();
+  // "Your matches" are the caller's own (or the named player's, when one is named).
+  mine.reset(query.player ? query : { ...query, user: "me" });
+  $("#mine-title").textContent = query.player ? `Matches of ${query.player}` : "Your matches";
+  const { result, ...everyone } = query;
+  recent.reset(query.player ? query : everyone);
+}
+
+$("#history-filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  load();
+});
 $("#game-filter").addEventListener("change", load);
 load();

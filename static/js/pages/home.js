@@ -137,6 +137,7 @@ $("#create-form").addEventListener("submit", async (event) => {
       seats: Number($("#seats").value),
       options: readOptions(),
       visibility: $('input[name="visibility"]:checked').value,
+      rated: $("#rated").checked,
     });
     location.assign(`/rooms/${room.id}`);
   } catch (err) {

@@ -77,7 +77,7 @@ function seatRow(seat) {
         ),
       );
     }
-    if (isHost(state.room)) {
+    if (isHost(state.room) && !state.room.rated) {
       controls.push(
         h(
           "button.btn.small",
@@ -166,7 +166,7 @@ function render() {
     .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)
     .join(" · ");
   $("#lobby-options").textContent =
-    `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${opts ? ` · ${opts}` : ""}`;
+    `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${state.room.rated ? " · Rated" : ""}${opts ? ` · ${opts}` : ""}`;
   const seated = mySeat();
   const list = $("#seat-list");
   const focusKey = document.activeElement?.dataset?.action
@@ -191,6 +191,8 @@ function render() {
           maxlength: 20,
           value: me()?.name || "",
           autocomplete: "nickname",
+          // An account plays under its username.
+          readonly: Boolean(me()?.username),
         }),
       );
       list.before(nameRow);

@@ -180,6 +180,16 @@ function facts() {
     ["Seed", record.seed || "—"],
     ["Seed hash", record.seed_hash || "—"],
   ];
+  const base = `/api/matches/${record.id}`;
+  items.push([
+    "Download",
+    h(
+      "span.row.wrap",
+      {},
+      h("a", { href: `${base}/record.json`, download: "" }, "Record (JSON)"),
+      h("a", { href: `${base}/transcript.txt`, download: "" }, "Transcript (text)"),
+    ),
+  ]);
   $("#match-facts").replaceChildren(
     ...items.flatMap(([k, v]) => [
       h("dt", {}, k),
@@ -216,7 +226,10 @@ async function init() {
     seats,
     match_id: record.id,
   };
-  table = new Table($("#table-wrap"), record.game, { mode: "review" });
+  table = new Table($("#table-wrap"), record.game, {
+    mode: "review",
+    ratingChanges: async () => record.ratings || [],
+  });
   game = table.game;
   $("#review-title").textContent = `${record.title}: ${seats.map((s) => s.name).join(" vs ")}`;
   document.title = `Review · ${record.title} · Parlour`;

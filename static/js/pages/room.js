@@ -45,6 +45,9 @@ function ensureTable() {
         table.showError(err.message, "general");
       }
     },
+    // A rated match's rating changes are written when it finishes: ask once it is over.
+    ratingChanges: async (matchId) =>
+      room?.rated ? (await get(`/matches/${matchId}`)).ratings : [],
     onRematch: async () => {
       try {
         const next = await post(`/rooms/${room.id}/rematch`);

@@ -1,13 +1,15 @@
 // panels.js — the side column's panels: the result when the match is over (final scores,
-// rematch, review, new table), the last completed trick (for games whose centre does not
+// rating changes of a rated match, rematch, review, new table), the last completed trick (for games whose centre does not
 // show it), and "This table" (its options, the rules, and a link for spectators).
 // The play log's panel is in log.js; a game's own summaries come from its module.
 
 import { h, listWords, plural } from "../lib/dom.js";
+import { signed } from "../lib/matches.js";
 import { errorSlot } from "./errors.js";
 
-/** What a live table can do after the match: {onRematch} (or nothing). */
-export function result(ctx, { onRematch } = {}) {
+/** The result; `ratings`: the rating changes of a rated match ([{seat, before, after,
+ *  change}]), once known; `onRematch`: what a live table does for a rematch. */
+export function result(ctx, { onRematch, ratings } = {}) {
   const { view, room } = ctx;
   if (!view.over) return null;
   const winners = view.winners || [];
@@ -38,8 +40,30 @@ export function result(ctx, { onRematch } = {}) {
         ),
       ),
     ),
+    ratings?.length ? ratingList(ctx, ratings) : null,
     buttons.length ? h("div.row.wrap", {}, buttons) : null,
     errorSlot("result"),
+  );
+}
+
+function ratingList(ctx, ratings) {
+  return h(
+    "div.rating-changes",
+    {},
+    h("h3", {}, "Ratings"),
+    h(
+      "ul",
+      {},
+      ratings.map((c) =>
+        h(
+          "li",
+          { dataset: { ratingSeat: String(c.seat) }, class: c.change >= 0 ? "up" : "down" },
+          h("span", {}, ctx.name(c.seat)),
+          h("span", {}, `${c.before} → ${c.after}`),
+          h("strong", {}, signed(c.change)),
+        ),
+      ),
+    ),
   );
 }
 

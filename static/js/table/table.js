@@ -38,7 +38,8 @@ export class Table {
    * @param {HTMLElement} root where the table is drawn
    * @param {string} gameName the server's name of the game (its module and facts follow)
    * @param {object} options {mode: "live"|"review", onAct(action, version),
-   *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost()}
+   *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
+   *   ratingChanges(matchId) → Promise of the finished match's rating changes}
    */
   constructor(root, gameName, options = {}) {
     this.root = root;
@@ -51,6 +52,7 @@ export class Table {
     this.current = null; // the frame on screen
     this.pendingSlot = null; // the slot of the move sent and not yet answered
     this.kept = new Map(); // the game module's own state for this table (ctx.keep)
+    this.ratings = null; // {matchId, changes}: the finished match's rating changes
     this.frames = new FrameQueue((frame) => this.render(frame, true));
     this.errors = new ErrorSlots(root);
     this.log = new PlayLog(this.game.describeLast);
@@ -137,6 +139,25 @@ export class Table {
     this.errors.show(message, slot);
   }
 
+  /** The rating changes of the finished match on screen, once the server has said them
+   *  (asked once per match; the table is drawn again when they arrive). */
+  ratingsFor(ctx) {
+    const matchId = ctx.room?.match_id;
+    if (!ctx.view.over || !matchId || !this.options.ratingChanges) return null;
+    if (this.ratings?.matchId !== matchId) {
+      const asked = { matchId, changes: null };
+      this.ratings = asked;
+      this.options.ratingChanges(matchId).then(
+        (changes) => {
+          asked.changes = changes;
+          if (this.ratings === asked && changes.length && this.current) this.redraw();
+        },
+        () => {},
+      );
+    }
+    return this.ratings.changes;
+  }
+
   // --- rendering ------------------------------------------------------------------------
 
   /** Draw `frame`; `quiet` redraws the same frame (no announcements, errors kept). */
@@ -199,7 +220,7 @@ export class Table {
       h(
         "div.side",
         {},
-        result(ctx, { onRematch: this.options.onRematch }),
+        result(ctx, { onRematch: this.options.onRematch, ratings: this.ratingsFor(ctx) }),
         game.showsLastTrick ? null : lastTrick(ctx),
         game.summary ? game.summary(ctx) : null,
         this.log.panel(ctx),

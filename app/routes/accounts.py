@@ -1,0 +1,179 @@
+"""Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
+in, log out, and log out everywhere.
+
+Passwords are hashed with argon2 (app/passwords.py) in a worker thread; login attempts
+are limited per account and per address (app/login_limits.py) before any password is
+checked. Signing up and logging in replace the caller's session with a new one, so a
+session id seen before never names an account.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+from fastapi import APIRouter, Request, Response, status
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import store
+from app.auth import Identity, lifetime, open_session
+from app.confusables import name_key
+from app.deps import AppSettings, Auth, CurrentAccount, CurrentUser, Limits, MaybeUser, Signer
+from app.identity import (
+    PASSWORD_MAX,
+    InvalidName,
+    InvalidPassword,
+    check_password,
+    clean_username,
+    clear_session_cookie,
+    set_session_cookie,
+)
+from app.models import User
+from app.passwords import hash_password, verify
+from app.rooms import RoomError
+from app.routes.sessions import who
+from app.schemas import AccountIn, LoginIn
+
+router = APIRouter(prefix="/api")
+
+USERNAME_TAKEN = "That username is taken (or looks too much like one that is)."
+
+
+def _make_account(
+    sessions: sessionmaker[Session], guest: Identity, username: str, password_hash: str
+) -> Identity:
+    """The guest's row becomes the account; its session is replaced. One transaction."""
+    key = name_key(username)
+    with sessions() as session:
+        if store.user_by_username_key(session=session, key=key) is not None:
+            raise RoomError("username_taken", USERNAME_TAKEN, 409)
+        user = session.get(User, guest.id)
+        assert user is not None, "a session's user exists"
+        user.username, user.username_key, user.name = username, key, username
+        user.password_hash = password_hash
+        store.close_session(session=session, session_id=guest.session_id)
+        session_id, expires_at = open_session(session, user.id, is_account=True)
+        try:
+            session.commit()
+        except IntegrityError:  # another sign-up took the key meanwhile
+            raise RoomError("username_taken", USERNAME_TAKEN, 409) from None
+    return Identity(guest.id, username, username, session_id, expires_at)
+
+
+@router.post("/accounts", status_code=status.HTTP_201_CREATED)
+async def sign_up(
+    body: AccountIn,
+    response: Response,
+    user: CurrentUser,
+    auth: Auth,
+    signer: Signer,
+    settings: AppSettings,
+) -> dict[str, Any]:
+    """Turn the caller's guest identity into an account, keeping every match it played."""
+    if user.is_account:
+        raise RoomError("already_account", "You are logged in to an account already.", 409)
+    try:
+        username = clean_username(body.username)
+        password = check_password(body.password)
+    except InvalidName as error:
+        raise RoomError("bad_username", str(error), 422) from None
+    except InvalidPassword as error:
+        raise RoomError("bad_password", str(error), 422) from None
+    password_hash = await asyncio.to_thread(hash_password, password)
+    account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
+    auth.forget_user(user.id)
+    max_age = int(lifetime(True).total_seconds())
+    set_session_cookie(response, signer, account.session_id, settings, max_age)
+    return who(account)
+
+
+def _find_account(sessions: sessionmaker[Session], key: str) -> User | None:
+    with sessions() as session:
+        return store.user_by_username_key(session=session, key=key)
+
+
+def _log_in(
+    sessions: sessionmaker[Session], user: User, new_hash: str | None, old_session: str | None
+) -> Identity:
+    with sessions() as session:
+        if new_hash is not None:  # the hashing parameters changed since it was made
+            row = session.get(User, user.id)
+            assert row is not None
+            row.password_hash = new_hash
+        if old_session is not None:
+            store.close_session(session=session, session_id=old_session)
+        session_id, expires_at = open_session(session, user.id, is_account=True)
+        session.commit()
+    return Identity(user.id, user.name, user.username, session_id, expires_at)
+
+
+@router.post("/login")
+async def log_in(
+    body: LoginIn,
+    request: Request,
+    response: Response,
+    user: MaybeUser,
+    auth: Auth,
+    limits: Limits,
+    signer: Signer,
+    settings: AppSettings,
+) -> dict[str, Any]:
+    """Sign this browser in to an account (its guest session, if any, ends)."""
+    key = name_key(body.username.strip())
+    address = request.client.host if request.client else "unknown"
+    wait = await limits.attempt(key, address)
+    if wait is not None:
+        raise RoomError(
+            "too_many_attempts",
+            f"Too many login attempts; try again in {max(1, math.ceil(wait))} s.",
+            429,
+        )
+    account = await asyncio.to_thread(_find_account, auth.sessions, key)
+    stored = account.password_hash if account is not None else None
+    # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
+    password = body.password[: PASSWORD_MAX + 1]
+    ok, new_hash = await asyncio.to_thread(verify, password, stored)
+    if not ok or account is None:
+        raise RoomError("bad_login", "Wrong username or password.", 401)
+    old = user.session_id if user is not None else None
+    signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
+    if user is not None:
+        auth.forget_user(user.id)
+    max_age = int(lifetime(True).total_seconds())
+    set_session_cookie(response, signer, signed_in.session_id, settings, max_age)
+    return who(signed_in)
+
+
+def _end_sessions(sessions: sessionmaker[Session], user: Identity, everywhere: bool) -> int:
+    with sessions() as session:
+        if everywhere:
+            ended = store.close_user_sessions(session=session, user_id=user.id)
+        else:
+            store.close_session(session=session, session_id=user.session_id)
+            ended = 1
+        session.commit()
+    return ended
+
+
+@router.post("/logout")
+async def log_out(
+    response: Response, user: CurrentAccount, auth: Auth, settings: AppSettings
+) -> dict[str, Any]:
+    """End this browser's session."""
+    ended = await asyncio.to_thread(_end_sessions, auth.sessions, user, False)
+    auth.forget_user(user.id)
+    clear_session_cookie(response, settings)
+    return {"sessions_ended": ended}
+
+
+@router.post("/logout/everywhere")
+async def log_out_everywhere(
+    response: Response, user: CurrentAccount, auth: Auth, settings: AppSettings
+) -> dict[str, Any]:
+    """End every session of the account, in every browser."""
+    ended = await asyncio.to_thread(_end_sessions, auth.sessions, user, True)
+    auth.forget_user(user.id)
+    clear_session_cookie(response, settings)
+    return {"sessions_ended": ended}

@@ -1,0 +1,101 @@
+"""Players and ratings over HTTP: a player's page (matches, results per game, ratings and
+their history) and each game's leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+
+import games
+from app import history, store
+from app.confusables import name_key
+from app.deps import DbSession, MaybeUser
+from app.models import iso
+from app.rooms import RoomError
+from app.store import MatchFilters
+
+router = APIRouter(prefix="/api")
+
+PAGE = 20
+
+
+@router.get("/players/{username}")
+def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str, Any]:
+    """An account's record: every game it played (played, won, rating and its history)
+    and its newest matches the caller may see (more through /api/matches?player=)."""
+    user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+    if user is None or user.username is None:
+        raise RoomError("player_not_found", f"There is no player called {username}.", 404)
+    results = {
+        game: (played, won)
+        for game, played, won in store.results_by_game(session=session, user_id=user.id)
+    }
+    ratings = {row.game: row for row in store.ratings_of(session=session, user_id=user.id)}
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for change in store.rating_history(session=session, user_id=user.id):
+        changes.setdefault(change.game, []).append(
+            {
+                "match_id": change.match_id,
+                "at": iso(change.at),
+                "before": change.rating_before,
+                "rating": change.rating_after,
+            }
+        )
+    per_game = []
+    for game in sorted(set(results) | set(ratings)):
+        played, won = results.get(game, (0, 0))
+        rating = ratings.get(game)
+        per_game.append(
+            {
+                "game": game,
+                "title": games.get(game).title,
+                "played": played,
+                "won": won,
+                "rating": rating.rating if rating else None,
+                "mu": rating.mu if rating else None,
+                "sigma": rating.sigma if rating else None,
+                "rated_matches": rating.matches if rating else 0,
+                "history": changes.get(game, []),
+            }
+        )
+    newest = history.page(
+        session,
+        MatchFilters(user_id=user.id),
+        viewer_id=viewer.id if viewer else None,
+        cursor=None,
+        limit=PAGE,
+    )
+    return {
+        "user_id": user.id,
+        "username": user.username,
+        "joined": iso(user.created_at),
+        "games": per_game,
+        **newest,
+    }
+
+
+@router.get("/leaderboard")
+def get_leaderboard(
+    session: DbSession, game: str, limit: int = Query(50, ge=1, le=200)
+) -> dict[str, Any]:
+    """The best rated accounts in one game, best first."""
+    if game not in games.REGISTRY:
+        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+    rows = store.leaderboard(session=session, game=game, limit=limit)
+    return {
+        "game": game,
+        "title": games.get(game).title,
+        "players": [
+            {
+                "rank": rank,
+                "username": username,
+                "user_id": row.user_id,
+                "rating": row.rating,
+                "mu": row.mu,
+                "sigma": row.sigma,
+                "matches": row.matches,
+            }
+            for rank, (row, username) in enumerate(rows, start=1)
+        ],
+    }

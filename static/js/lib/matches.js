@@ -1,0 +1,74 @@
+// matches.js — one finished match as a list item, shared by the history and player pages:
+// the game and when, each player (a link to their page for accounts) with their score,
+// the winners, the rating changes of a rated match, and links to the review and the
+// downloads (the JSON record and the text transcript).
+
+import { formatDate, h } from "./dom.js";
+
+/** "+12", "−8", "±0": a rating change as people write it. */
+export function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${Math.abs(n)}`;
+  return "±0";
+}
+
+function playerName(player) {
+  const name = h("span", {}, player.name);
+  if (player.bot) return [name, h("span.badge", {}, "computer")];
+  if (player.username) {
+    return h("a", { href: `/players/${encodeURIComponent(player.username)}` }, player.name);
+  }
+  return name;
+}
+
+function ratingChange(change) {
+  if (!change) return null;
+  return h(
+    "span.rating-change",
+    {
+      class: change.change >= 0 ? "up" : "down",
+      dataset: { ratingSeat: String(change.seat) },
+      title: `Rating ${change.before} → ${change.after}`,
+    },
+    `${change.after} (${signed(change.change)})`,
+  );
+}
+
+export function matchItem(match) {
+  const winners = new Set(match.winners || []);
+  const changes = new Map((match.ratings || []).map((c) => [c.seat, c]));
+  const players = (match.seats || []).map((p) =>
+    h(
+      "li",
+      { class: winners.has(p.seat) ? "winner" : "" },
+      h("span", {}, playerName(p)),
+      h("strong", {}, String(match.scores?.[p.seat] ?? "")),
+      winners.has(p.seat) ? h("span.sr-only", {}, " (winner)") : null,
+      ratingChange(changes.get(p.seat)),
+    ),
+  );
+  const base = `/api/matches/${match.id}`;
+  return h(
+    "li.match-item",
+    { dataset: { match: match.id } },
+    h(
+      "div.match-head",
+      {},
+      h("strong", {}, match.title),
+      match.rated ? h("span.badge.rated", {}, "rated") : null,
+      h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
+    ),
+    h("ol.match-scores", { "aria-label": "Players and scores" }, players),
+    h(
+      "div.row.wrap.match-links",
+      {},
+      h(
+        "a.btn.small",
+        { href: `/matches/${match.id}`, "aria-label": `Review this ${match.title} match` },
+        "Review",
+      ),
+      h("a.small", { href: `${base}/record.json`, download: "" }, "Record (JSON)"),
+      h("a.small", { href: `${base}/transcript.txt`, download: "" }, "Transcript"),
+    ),
+  );
+}

@@ -1,0 +1,83 @@
+// player.js — a player's page: each game they played (played, won, rating), the history
+// of each rating as a chart, and their matches a page at a time.
+
+import { get } from "../lib/api.js";
+import { lineChart } from "../lib/chart.js";
+import { $, boot, formatDate, h, showError } from "../lib/dom.js";
+import { matchItem } from "../lib/matches.js";
+import { initChrome } from "./common.js";
+
+initChrome();
+
+const username = boot().player;
+let cursor = null;
+
+function gameRow(game) {
+  return h(
+    "tr",
+    { dataset: { game: game.game } },
+    h("th", { scope: "row" }, h("a", { href: `/leaderboard?game=${game.game}` }, game.title)),
+    h("td", {}, String(game.played)),
+    h("td", {}, String(game.won)),
+    h("td", { dataset: { rating: game.game } }, game.rating === null ? "—" : String(game.rating)),
+    h("td", {}, String(game.rated_matches)),
+  );
+}
+
+function chartOf(game) {
+  if (!game.history.length) return null;
+  // The first point is where the player started: the rating before their first match.
+  const start = game.history[0].before;
+  const values = [start, ...game.history.map((point) => point.rating)];
+  const label = `${game.title} rating: from ${start} to ${game.rating} over ${game.history.length} rated matches.`;
+  return h(
+    "figure.rating-figure",
+    { dataset: { chart: game.game } },
+    lineChart(values, label),
+    h("figcaption", {}, `${game.title}: ${game.rating}`),
+  );
+}
+
+function showMatches(matches, first) {
+  const list = $("#player-matches");
+  const items = matches.map(matchItem);
+  if (first)
+    list.replaceChildren(...(items.length ? items : [h("li.muted", {}, "No matches to show.")]));
+  else list.append(...items);
+  $("#player-more").hidden = !cursor;
+}
+
+async function more() {
+  try {
+    const params = new URLSearchParams({ player: username, limit: "20", cursor });
+    const page = await get(`/matches?${params}`);
+    cursor = page.next_cursor;
+    showMatches(page.matches, false);
+  } catch (err) {
+    showError($("#player-error"), err.message);
+  }
+}
+
+async function init() {
+  try {
+    const player = await get(`/players/${encodeURIComponent(username)}`);
+    $("#player-name").textContent = player.username;
+    document.title = `${player.username} · Parlour`;
+    $("#player-joined").textContent = `Playing since ${formatDate(player.joined)}`;
+    $("#player-games").tBodies[0].replaceChildren(...player.games.map(gameRow));
+    $("#player-games-panel").hidden = !player.games.length;
+    const charts = player.games.map(chartOf).filter(Boolean);
+    $("#player-charts").replaceChildren(...charts);
+    $("#player-charts-panel").hidden = !charts.length;
+    cursor = player.next_cursor;
+    showMatches(player.matches, true);
+  } catch (err) {
+    $("#player-matches").replaceChildren();
+    showError($("#player-error"), err.message);
+  } finally {
+    $("#player").setAttribute("aria-busy", "false");
+  }
+}
+
+$("#player-more").addEventListener("click", more);
+init();

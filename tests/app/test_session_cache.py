@@ -1,0 +1,111 @@
+"""The identity cache (app/auth.py) and the login counters across processes: a cached
+identity lasts its few seconds or until its user changes; an ended session ends in every
+process at once through Redis, not only when the cache would have let it go; login
+attempts counted in Redis are shared by every process."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+
+import httpx
+from sqlalchemy import update
+
+from app.auth import Authenticator, new_guest
+from app.db import make_engine, make_session_factory
+from app.identity import CookieSigner
+from app.login_limits import LoginRules, RedisLoginLimits
+from app.models import User
+from tests.app.helpers import PASSWORD
+from tests.app.redis_server import RedisServer
+from tests.conftest import LiveServer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_cached_identity_lasts_its_seconds_or_until_its_user_changes(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    sessions = make_session_factory(engine)
+    signer = CookieSigner("test-secret")
+    clock = Clock()
+    auth = Authenticator(sessions, signer, cache_seconds=5.0, clock=clock)
+    with sessions() as session:
+        guest = new_guest(session, "Ann")
+    cookie = signer.sign(guest.session_id)
+
+    def rename(name: str) -> None:
+        with sessions() as session:
+            session.execute(update(User).where(User.id == guest.id).values(name=name))
+            session.commit()
+
+    assert auth.identify_now(cookie).name == "Ann"  # type: ignore[union-attr]
+    rename("Annie")
+    clock.now += 4.9
+    assert auth.identify_now(cookie).name == "Ann"  # type: ignore[union-attr]
+    clock.now += 0.2
+    assert auth.identify_now(cookie).name == "Annie"  # type: ignore[union-attr]
+    rename("Anna")
+    auth.forget_user(guest.id)
+    assert asyncio.run(auth.identify(cookie)).name == "Anna"  # type: ignore[union-attr]
+    assert auth.identify_now(signer.sign("no-such-session")) is None
+    assert auth.identify_now("forged") is None
+    engine.dispose()
+
+
+def test_login_attempts_counted_in_redis_are_shared(redis_server: RedisServer) -> None:
+    from redis.asyncio import Redis
+
+    rules = LoginRules(per_account=2, per_address=100, window_seconds=60)
+    prefix = f"test{secrets.token_hex(3)}"
+
+    async def attempts() -> list[float | None]:
+        first, second = Redis.from_url(redis_server.url), Redis.from_url(redis_server.url)
+        here, there = (
+            RedisLoginLimits(first, rules, prefix),
+            RedisLoginLimits(second, rules, prefix),
+        )
+        try:
+            return [
+                await here.attempt("ann", "10.0.0.1"),
+                await there.attempt("ann", "10.0.0.2"),
+                await here.attempt("ann", "10.0.0.3"),
+                await there.attempt("bob", "10.0.0.3"),
+            ]
+        finally:
+            await first.aclose()
+            await second.aclose()
+
+    allowed, allowed_too, refused, other = asyncio.run(attempts())
+    assert allowed is None and allowed_too is None and other is None
+    assert refused is not None and 0 < refused <= 60
+
+
+def test_logout_everywhere_reaches_every_process(
+    live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
+) -> None:
+    # Identities stay cached for an hour here: only the word through Redis can end them.
+    env = {
+        "REDIS_URL": redis_server.url,
+        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
+        "SESSION_CACHE_SECONDS": "3600",
+    }
+    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    with httpx.Client(base_url=one.url) as laptop, httpx.Client(base_url=two.url) as phone:
+        assert laptop.post("/api/session", json={"name": "Guest"}).status_code == 200
+        body = {"username": "Gil", "password": PASSWORD}
+        assert laptop.post("/api/accounts", json=body).status_code == 201
+        assert phone.post("/api/login", json=body).status_code == 200
+        assert phone.get("/api/session").json()["username"] == "Gil"  # cached in process two
+        assert laptop.post("/api/logout/everywhere").json() == {"sessions_ended": 2}
+        deadline = time.monotonic() + 10
+        while phone.get("/api/session").status_code != 401:
+            assert time.monotonic() < deadline, "process two still knows the ended session"
+            time.sleep(0.05)
