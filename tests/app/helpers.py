@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -122,3 +123,10 @@ def state_at(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
         message = next_of(ws, "state")
         if message["version"] >= version:
             return message
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.01)

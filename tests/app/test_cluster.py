@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from tests.app.helpers import wait_for
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
@@ -86,10 +87,16 @@ def test_a_match_across_two_processes_shows_each_seat_its_own_view(
     anonymous.connect(room_id)
     for seat in (ann, bob, eve, anonymous):
         seat.state_at(0)
-    # Each process describes the room with everyone connected anywhere.
+    # Each process describes the room with everyone connected anywhere (presence travels
+    # between processes within moments).
     for server in (a, b):
-        described = ann.http.get(f"{server.url}/api/rooms/{room_id}").json()
-        assert [s["connected"] for s in described["seats"]] == [True, True]
+        wait_for(
+            lambda url=server.url: (
+                [s["connected"] for s in ann.http.get(f"{url}/api/rooms/{room_id}").json()["seats"]]
+                == [True, True]
+            ),
+            "both seats to show as connected",
+        )
     play([ann, bob], [eve, anonymous], 0, random.Random(3), None)
     result = check_against_truth(b, room_id, {0: ann, 1: bob, None: eve})
     check_against_truth(a, room_id, {None: anonymous})

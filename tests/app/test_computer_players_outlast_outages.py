@@ -3,7 +3,6 @@ the database answers again — with no restart."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from app.db import make_engine
 from app.main import create_app
 from app.rooms.storage import RoomStorage
-from tests.app.helpers import make_settings, running, state_at
+from tests.app.helpers import make_settings, running, state_at, wait_for
 from tests.app.live_clients import Seat
 from tests.app.tcp_proxy import TcpProxy
 from tests.conftest import LiveServer
@@ -33,13 +32,6 @@ class FailingStorage(RoomStorage):
             self.refused += 1
             raise OperationalError("INSERT INTO match_events", {}, OSError("connection refused"))
         await super().append_event(**event)
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting: {what}"
-        time.sleep(0.01)
 
 
 def test_a_computer_retries_through_a_failing_store(database_url: str, tmp_path: Path) -> None:
