@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
+from app.rooms.time_source import Clock
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
@@ -37,12 +38,17 @@ class Connection:
         room: LiveRoom,
         presence: Presence,
         max_queue: int,
+        *,
+        clock: Clock,
+        grace: float,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
+        self._clock = clock
+        self._grace = grace
         self._outbox: deque[str] = deque()
         self._max_queue = max_queue
         self._wakeup = asyncio.Event()
@@ -86,7 +92,14 @@ class Connection:
                     # A watcher who takes a seat (or a seat given to a computer) acts as
                     # that from now on.
                     self.seat = self.room.seat_of(self.user_id)
-                    texts, self.sent = pending(self.room, self._presence, self.seat, self.sent)
+                    texts, self.sent = pending(
+                        self.room,
+                        self._presence,
+                        self.seat,
+                        self.sent,
+                        grace=self._grace,
+                        now=self._clock.now(),
+                    )
                     for text in texts:
                         await self._send(text)
                 while self._outbox and not self.closed:
@@ -165,6 +178,9 @@ class Hub:
 
     def connected_seats(self, room_id: str) -> set[int]:
         return {c.seat for c in self._rooms.get(room_id, ()) if c.seat is not None}
+
+    def connected_users(self, room_id: str) -> set[str]:
+        return {c.user_id for c in self._rooms.get(room_id, ()) if c.user_id is not None}
 
     def watcher_count(self, room_id: str) -> int:
         return len(self._rooms.get(room_id, ()))

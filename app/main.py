@@ -29,6 +29,7 @@ from app.identity import CookieSigner
 from app.rooms import RoomError, Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock
 from app.routes import games as games_api
 from app.routes import matches as matches_api
 from app.routes import pages, ws
@@ -68,11 +69,21 @@ class ParlourApp:
 
 
 def create_app(
-    settings: Settings | None = None, *, storage: RoomStorage | None = None
+    settings: Settings | None = None,
+    *,
+    storage: RoomStorage | None = None,
+    clock: Clock | None = None,
 ) -> ParlourApp:
-    """The app; ``storage`` replaces the rooms' database transactions (tests inject one)."""
+    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` their
+    time source (tests inject them)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
+    timing: dict[str, Any] = {
+        "bot_delay": settings.bot_delay,
+        "clock": clock,
+        "absence_grace": settings.absence_grace,
+        "stale_after": settings.stale_after,
+    }
     hub = Hub()
     cluster: Cluster | None = None
     if settings.redis_url:
@@ -88,11 +99,11 @@ def create_app(
             notifier=Notifiers([hub, cluster]),
             presence=cluster.presence,
             ownership=cluster,
-            bot_delay=settings.bot_delay,
+            **timing,
         )
         cluster.attach(rooms)
     else:
-        rooms = Rooms(storage, notifier=hub, presence=hub, bot_delay=settings.bot_delay)
+        rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -101,7 +112,7 @@ def create_app(
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:
-            log.info("resumed %d unfinished matches from their event logs", resumed)
+            log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's sight, and collect the rest less eagerly. Under load, full
         # collections of the start-up heap were the main cause of latency spikes

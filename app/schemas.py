@@ -19,11 +19,19 @@ class SessionIn(Strict):
     name: str
 
 
+class ClockIn(Strict):
+    """A turn clock in seconds (its limits are checked by app/rooms/turn_clocks.py)."""
+
+    turn: int
+    bank: int
+
+
 class RoomIn(Strict):
     game: str
     seats: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     visibility: Literal["public", "private"] = "public"
+    clock: ClockIn | None = None
 
 
 class SeatIn(Strict):
@@ -78,4 +86,6 @@ ERROR_CODES = (
     "not_your_turn",
     "illegal_action",
     "room_not_found",
+    "room_closed",
+    "seat_taken_over",
 )

@@ -17,18 +17,26 @@ from app.hub import Hub
 
 @dataclass(frozen=True)
 class Here:
-    """One process's connections to one room."""
+    """One process's connections to one room: the seats acting, the people (user ids)
+    connected, and how many connections."""
 
     seats: frozenset[int]
+    users: frozenset[str]
     watchers: int
 
     def payload(self) -> bytes:
-        return orjson.dumps({"seats": sorted(self.seats), "watchers": self.watchers})
+        return orjson.dumps(
+            {"seats": sorted(self.seats), "users": sorted(self.users), "watchers": self.watchers}
+        )
 
     @staticmethod
     def parse(payload: bytes | str) -> Here:
         data = orjson.loads(payload)
-        return Here(frozenset(int(s) for s in data["seats"]), int(data["watchers"]))
+        return Here(
+            frozenset(int(s) for s in data["seats"]),
+            frozenset(str(u) for u in data["users"]),
+            int(data["watchers"]),
+        )
 
 
 class ClusterPresence:
@@ -41,7 +49,9 @@ class ClusterPresence:
 
     def here(self, room_id: str) -> Here:
         return Here(
-            frozenset(self.hub.connected_seats(room_id)), self.hub.local_watcher_count(room_id)
+            frozenset(self.hub.connected_seats(room_id)),
+            frozenset(self.hub.connected_users(room_id)),
+            self.hub.local_watcher_count(room_id),
         )
 
     def set_remote(self, room_id: str, process_id: str, here: Here) -> bool:
@@ -82,6 +92,12 @@ class ClusterPresence:
         for here in self._remote.get(room_id, {}).values():
             seats |= here.seats
         return seats
+
+    def connected_users(self, room_id: str) -> set[str]:
+        users = self.hub.connected_users(room_id)
+        for here in self._remote.get(room_id, {}).values():
+            users |= here.users
+        return users
 
     def watcher_count(self, room_id: str) -> int:
         remote = sum(h.watchers for h in self._remote.get(room_id, {}).values())

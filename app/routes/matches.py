@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from app import store
 from app.deps import DbSession, MaybeUser
 from app.models import Match
-from app.review import match_record, match_summary, review_frames
+from app.review import OVER, match_record, match_summary, review_frames
 from app.rooms import RoomError
 
 router = APIRouter(prefix="/api/matches")
@@ -30,7 +30,7 @@ def list_matches(
     user_id: str | None = Query(None, alias="user"),
     limit: int = Query(50, ge=1, le=200),
 ) -> list[dict[str, Any]]:
-    """Finished matches, newest first (``user=me`` means the caller)."""
+    """Finished and abandoned matches, newest first (``user=me`` means the caller)."""
     viewer = user.id if user else None
     if user_id == "me":
         if viewer is None:
@@ -51,7 +51,7 @@ def get_match(match_id: str, session: DbSession) -> dict[str, Any]:
 @router.get("/{match_id}/review")
 def review_match(match_id: str, session: DbSession) -> dict[str, Any]:
     match = _match_or_404(session, match_id)
-    if match.status != "finished":
+    if match.status not in OVER:
         raise RoomError("not_finished", "A match can be reviewed once it is over.", 409)
     events = store.load_events(session=session, match_id=match_id)
     return {"match": match_record(match, events), "frames": review_frames(match, events)}

@@ -1,7 +1,9 @@
-// history.js — your finished matches and recent public ones, each with its result and a
-// link to its move-by-move review.
+// history.js — your finished (and abandoned) matches and recent public ones, each with its
+// result, who played which moves where a computer stood in or the clock played, and a link
+// to its move-by-move review.
 
 import { get } from "../lib/api.js";
+import { credited, playedBy } from "../lib/credit.js";
 import { $, formatDate, h, showError } from "../lib/dom.js";
 import { initChrome } from "./common.js";
 
@@ -9,15 +11,21 @@ initChrome();
 
 function matchItem(match) {
   const winners = new Set(match.winners || []);
-  const players = (match.seats || []).map((p) =>
-    h(
+  const players = (match.seats || []).map((p) => {
+    const note = playedBy(p);
+    return h(
       "li",
-      { class: winners.has(p.seat) ? "winner" : "" },
+      {
+        class: `${winners.has(p.seat) ? "winner" : ""}${credited(p) ? "" : " not-credited"}`,
+        dataset: { seat: String(p.seat) },
+      },
       h("span", {}, p.name, p.bot ? h("span.badge", {}, "computer") : null),
       h("strong", {}, String(match.scores?.[p.seat] ?? "")),
       winners.has(p.seat) ? h("span.sr-only", {}, " (winner)") : null,
-    ),
-  );
+      note ? h("span.played-by.small.muted", {}, `${p.name} — ${note}`) : null,
+      credited(p) ? null : h("span.small.muted", {}, `(not counted as ${p.name}'s result)`),
+    );
+  });
   return h(
     "li.match-item",
     { dataset: { match: match.id } },
@@ -25,6 +33,7 @@ function matchItem(match) {
       "div.match-head",
       {},
       h("strong", {}, match.title),
+      match.status === "abandoned" ? h("span.badge", {}, "abandoned") : null,
       h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
     ),
     h("ol.match-scores", { "aria-label": "Players and scores" }, players),
