@@ -53,6 +53,12 @@ class Settings(BaseSettings):
 
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
+    # Seconds a person may be away (no open connection) before a computer may take their
+    # seat, or before the host role passes on if they host.
+    absence_grace: float = 60.0
+    # Seconds a table may have no seat's person connected before it closes (waiting) or
+    # its match is abandoned (playing).
+    stale_after: float = 1800.0
 
     # Several processes sharing the rooms (app/cluster/): set REDIS_URL to turn it on.
     redis_url: str | None = None

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
+from app.rooms.time_source import Clock
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
@@ -45,12 +46,17 @@ class Connection:
         room: LiveRoom,
         presence: Presence,
         max_queue: int,
+        *,
+        clock: Clock,
+        grace: float,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
+        self._clock = clock
+        self._grace = grace
         # [kind, text, once]: kind "reply", "room" or "state"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
@@ -77,7 +83,14 @@ class Connection:
             return
         # A watcher who takes a seat (or a seat given to a computer) acts as that from now.
         self.seat = self.room.seat_of(self.user_id)
-        updates, self.sent = pending(self.room, self._presence, self.seat, self.sent)
+        updates, self.sent = pending(
+            self.room,
+            self._presence,
+            self.seat,
+            self.sent,
+            grace=self._grace,
+            now=self._clock.now(),
+        )
         for kind, text in updates:
             if not self._replace_waiting(kind, text):
                 self._push([kind, text, ""])
@@ -200,6 +213,9 @@ class Hub:
 
     def connected_seats(self, room_id: str) -> set[int]:
         return {c.seat for c in self._rooms.get(room_id, ()) if c.seat is not None}
+
+    def connected_users(self, room_id: str) -> set[str]:
+        return {c.user_id for c in self._rooms.get(room_id, ()) if c.user_id is not None}
 
     def watcher_count(self, room_id: str) -> int:
         return len(self._rooms.get(room_id, ()))

@@ -31,6 +31,7 @@ from app.login_limits import LoginLimits, LoginRules, MemoryLoginLimits, RedisLo
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
@@ -75,9 +76,13 @@ class ParlourApp:
 
 
 def create_app(
-    settings: Settings | None = None, *, storage: RoomStorage | None = None
+    settings: Settings | None = None,
+    *,
+    storage: RoomStorage | None = None,
+    clock: Clock | None = None,
 ) -> ParlourApp:
-    """The app; ``storage`` replaces the rooms' database transactions (tests inject one)."""
+    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` their
+    time source (tests inject them)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     signer = CookieSigner(settings.resolved_secret_key())
@@ -88,6 +93,13 @@ def create_app(
         settings.login_window_seconds,
     )
     login_limits: LoginLimits = MemoryLoginLimits(login_rules)
+    timing: dict[str, Any] = {
+        "bot_delay": settings.bot_delay,
+        "clock": clock,
+        "absence_grace": settings.absence_grace,
+        "stale_after": settings.stale_after,
+        "presence_delay": settings.presence_delay,
+    }
     hub = Hub()
     cluster: Cluster | None = None
     if settings.redis_url:
@@ -106,18 +118,11 @@ def create_app(
             notifier=Notifiers([hub, cluster]),
             presence=cluster.presence,
             ownership=cluster,
-            bot_delay=settings.bot_delay,
-            presence_delay=settings.presence_delay,
+            **timing,
         )
         cluster.attach(rooms)
     else:
-        rooms = Rooms(
-            storage,
-            notifier=hub,
-            presence=hub,
-            bot_delay=settings.bot_delay,
-            presence_delay=settings.presence_delay,
-        )
+        rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -132,7 +137,7 @@ def create_app(
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:
-            log.info("resumed %d unfinished matches from their event logs", resumed)
+            log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
         # Everything loaded so far lives as long as the process: keep it out of the
         # collector's sight, and collect the rest less eagerly. Under load, full
         # collections of the start-up heap were the main cause of latency spikes

@@ -59,7 +59,11 @@ class AuthSession(Base):
 
 
 class Room(Base):
-    """A live table: a game, its options and seats, and (once started) its match."""
+    """A live table: a game, its options, clock and seats, and (once started) its match.
+
+    ``status`` is ``waiting`` -> ``playing`` -> ``finished``; a table nobody sits at any
+    more ends ``closed`` (it never started) or ``abandoned`` (its match was cut short).
+    """
 
     __tablename__ = "rooms"
 
@@ -76,6 +80,10 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # A rated table: accounts only, no computer players; its matches change ratings.
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The turn clock chosen at creation, {"turn": T, "bank": B} in seconds (None: no clock),
+    # and while a match runs its clocks (app/rooms/turn_clocks.py), written with each event.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    clock_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -83,7 +91,11 @@ class Room(Base):
 
 
 class Seat(Base):
-    """A place at a room's table, held by a user or a computer player."""
+    """A place at a room's table, held by a user or a computer player.
+
+    A computer that took a person's seat during a match (the person was away, or ran out
+    of time twice) names that person in ``stand_in_for``: they may take the seat back.
+    """
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("room_id", "seat"),)
@@ -94,6 +106,8 @@ class Seat(Base):
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None, index=True)
     bot: Mapped[str | None] = mapped_column(String(20), default=None)
     name: Mapped[str] = mapped_column(String(40))
+    stand_in_for: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
+    stand_in_name: Mapped[str | None] = mapped_column(String(40), default=None)
 
     room: Mapped[Room] = relationship(back_populates="seats")
 
@@ -111,7 +125,10 @@ class Match(Base):
     # The 128-bit seed as a decimal string: secret until the match is over.
     seed: Mapped[str] = mapped_column(String(60))
     seed_hash: Mapped[str] = mapped_column(String(64))
+    # Who sat where; once the match is over, also who played which of each seat's moves
+    # and whose the seat's result is (app/credit.py).
     players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # "playing" -> "finished", or "abandoned" when nobody stayed at the table.
     status: Mapped[str] = mapped_column(String(10), index=True)
     scores: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     winners: Mapped[list[int] | None] = mapped_column(JSON, default=None)
@@ -151,6 +168,10 @@ class MatchEvent(Base):
     seat: Mapped[int]
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Who made the move: {"user_id": ...} or {"bot": kind} (None for events logged before
+    # moves were attributed); ``timeout`` marks a move the clock played for a person.
+    played_by: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    timeout: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Rating(Base):

@@ -1,8 +1,9 @@
 """Match records and reviews built from the event log (GET /api/matches/...).
 
-A finished match is public in full: its seed is revealed (anyone can check it against
-the hash shown from the first move) and every step can be replayed with every hand shown.
-While a match is being played its record holds no events and no seed.
+A match that is over — finished, or abandoned — is public in full: its seed is revealed
+(anyone can check it against the hash shown from the first move), every step can be
+replayed with every hand shown, and each move says who made it. While a match is being
+played its record holds no events and no seed.
 """
 
 from __future__ import annotations
@@ -11,8 +12,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import games
+from app.credit import with_defaults
 from app.models import Match, MatchEvent, RatingChange, iso
 from games import Rules
+
+OVER = ("finished", "abandoned")
+
+
+def event_record(event: MatchEvent) -> dict[str, Any]:
+    """One move of the log as a match record shows it."""
+    return {
+        "seq": event.seq,
+        "seat": event.seat,
+        "action": event.action,
+        "at": iso(event.at),
+        "by": event.played_by,
+        "timeout": event.timeout,
+    }
 
 
 def rating_change(change: RatingChange) -> dict[str, Any]:
@@ -40,7 +56,7 @@ def match_summary(
         "title": games.get(match.game).title,
         "status": match.status,
         "seats": [
-            {**player, "username": usernames.get(player.get("user_id") or "")}
+            {**with_defaults(player), "username": usernames.get(player.get("user_id") or "")}
             for player in match.players
         ],
         "scores": match.scores,
@@ -58,25 +74,21 @@ def match_record(
     changes: Sequence[RatingChange] = (),
     usernames: Mapping[str, str | None] | None = None,
 ) -> dict[str, Any]:
-    finished = match.status == "finished"
+    over = match.status in OVER
     return {
         **match_summary(match, changes, usernames),
         "seat_count": match.seat_count,
         "options": match.options,
         "seed_hash": match.seed_hash,
-        "seed": match.seed if finished else None,
+        "seed": match.seed if over else None,
         "deck": None,
         "version": len(events),
-        "events": [
-            {"seq": e.seq, "seat": e.seat, "action": e.action, "at": iso(e.at)} for e in events
-        ]
-        if finished
-        else [],
+        "events": [event_record(e) for e in events] if over else [],
     }
 
 
 def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
-    """Every step of a finished match: the public view, every hand, the scores."""
+    """Every step of a match that is over: the public view, every hand, the scores."""
     rules = games.get(match.game)
     steps = games.states(
         rules,
@@ -95,7 +107,14 @@ def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]
 def _frame(rules: Rules[Any], state: Any, seats: int, event: MatchEvent | None) -> dict[str, Any]:
     return {
         "seq": event.seq if event else 0,
-        "event": {"seat": event.seat, "action": event.action} if event else None,
+        "event": {
+            "seat": event.seat,
+            "action": event.action,
+            "by": event.played_by,
+            "timeout": event.timeout,
+        }
+        if event
+        else None,
         "view": rules.view(state, None),
         "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),

@@ -29,6 +29,13 @@ class LoginIn(Strict):
     password: str
 
 
+class ClockIn(Strict):
+    """A turn clock in seconds (its limits are checked by app/rooms/turn_clocks.py)."""
+
+    turn: int
+    bank: int
+
+
 class RoomIn(Strict):
     game: str
     seats: int | None = None
@@ -36,6 +43,7 @@ class RoomIn(Strict):
     visibility: Literal["public", "private"] = "public"
     # Rated: accounts only, no computer players; the match changes ratings.
     rated: bool = False
+    clock: ClockIn | None = None
 
 
 class SeatIn(Strict):
@@ -91,4 +99,6 @@ ERROR_CODES = (
     "illegal_action",
     "room_not_found",
     "unavailable",
+    "room_closed",
+    "seat_taken_over",
 )

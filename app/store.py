@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
+from app.credit import seat_records
 from app.models import (
     AuthSession,
     Base,
@@ -28,6 +29,7 @@ from app.models import (
     Room,
     Seat,
     User,
+    utcnow,
 )
 
 
@@ -140,24 +142,26 @@ def put_seat(
     session: Session,
     room_id: str,
     seat: int,
-    user_id: str | None,
-    bot: str | None,
-    name: str,
+    holder: dict[str, Any],
+    room_changes: dict[str, Any] | None = None,
     unrate_match_id: str | None = None,
 ) -> None:
     """Give a seat to a user or a computer player (taking it, or replacing its holder).
 
-    With ``unrate_match_id`` (a computer taking over a rated match) the room and its match
-    stop being rated, in the same transaction.
+    ``holder`` has ``user_id``, ``bot``, ``name`` and, for a computer standing in for a
+    person, ``stand_in_for`` and ``stand_in_name``. ``room_changes`` (the host, the clocks)
+    are written to the room in the same transaction; with ``unrate_match_id`` (a computer
+    taking over a rated match) the match stops being rated too.
     """
-    holder = {"user_id": user_id, "bot": bot, "name": name}
+    holder = {"stand_in_for": None, "stand_in_name": None, **holder}
     changed = session.execute(
         update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(**holder)
     )
     if changed.rowcount == 0:  # type: ignore[attr-defined]
         session.execute(insert(Seat), [{"room_id": room_id, "seat": seat, **holder}])
+    if room_changes:
+        session.execute(update(Room).where(Room.id == room_id).values(**room_changes))
     if unrate_match_id is not None:
-        session.execute(update(Room).where(Room.id == room_id).values(rated=False))
         session.execute(update(Match).where(Match.id == unrate_match_id).values(rated=False))
     session.commit()
 
@@ -170,8 +174,19 @@ def free_seat(*, session: Session, room_id: str, seat: int, new_host_id: str | N
     session.commit()
 
 
+def update_room(*, session: Session, room_id: str, changes: dict[str, Any]) -> None:
+    """Change a room's own columns (its host, status or clocks)."""
+    session.execute(update(Room).where(Room.id == room_id).values(**changes))
+    session.commit()
+
+
 def start_match(
-    *, session: Session, room_id: str, match: Match, user_ids: Sequence[str | None]
+    *,
+    session: Session,
+    room_id: str,
+    match: Match,
+    user_ids: Sequence[str | None],
+    clock_state: dict[str, Any] | None,
 ) -> None:
     """Create the match, who sat where, and mark the room playing: one transaction."""
     session.execute(insert(Match), [_values(match)])
@@ -180,7 +195,63 @@ def start_match(
         [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
     )
     session.execute(
-        update(Room).where(Room.id == room_id).values(status="playing", match_id=match.id)
+        update(Room)
+        .where(Room.id == room_id)
+        .values(status="playing", match_id=match.id, clock_state=clock_state)
+    )
+    session.commit()
+
+
+def end_match(
+    *,
+    connection: Connection,
+    match_id: str,
+    status: str,
+    scores: list[int],
+    winners: list[int],
+    finished_at: datetime | None = None,
+) -> None:
+    """Record a match's end, with who played which moves of each seat (app/credit.py).
+
+    Runs in the caller's transaction: the event log's, with the last event.
+    """
+    players = connection.execute(select(Match.players).where(Match.id == match_id)).scalar_one()
+    moves = connection.execute(
+        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.played_by, MatchEvent.timeout).where(
+            MatchEvent.match_id == match_id
+        )
+    )
+    connection.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(
+            status=status,
+            scores=scores,
+            winners=winners,
+            players=seat_records(players, [tuple(row) for row in moves]),
+            finished_at=finished_at or utcnow(),
+        )
+    )
+
+
+def abandon_match(
+    *,
+    session: Session,
+    room_id: str,
+    match_id: str,
+    scores: list[int],
+    clock_state: dict[str, Any] | None,
+) -> None:
+    """End a match nobody stayed for: kept with its log, marked ``abandoned``."""
+    end_match(
+        connection=session.connection(),
+        match_id=match_id,
+        status="abandoned",
+        scores=scores,
+        winners=[],
+    )
+    session.execute(
+        update(Room).where(Room.id == room_id).values(status="abandoned", clock_state=clock_state)
     )
     session.commit()
 
@@ -197,20 +268,19 @@ def load_events(*, session: Session, match_id: str) -> list[MatchEvent]:
     )
 
 
-def playing_room_ids(*, session: Session) -> list[str]:
-    return list(session.scalars(select(Room.id).where(Room.status == "playing")))
+def open_room_ids(*, session: Session) -> list[str]:
+    """Rooms whose table is not over: waiting or playing."""
+    return list(session.scalars(select(Room.id).where(Room.status.in_(("waiting", "playing")))))
 
 
-def public_rooms(*, session: Session, limit: int = 100) -> list[Room]:
-    return list(
-        session.scalars(
-            select(Room)
-            .options(selectinload(Room.seats))
-            .where(Room.visibility == "public", Room.status.in_(("waiting", "playing")))
-            .order_by(Room.created_at.desc())
-            .limit(limit)
-        )
+def public_room_ids(*, session: Session, game: str | None = None, limit: int = 100) -> list[str]:
+    """Public rooms waiting or playing, newest first (of one game, with ``game``)."""
+    query = select(Room.id).where(
+        Room.visibility == "public", Room.status.in_(("waiting", "playing"))
     )
+    if game:
+        query = query.where(Room.game == game)
+    return list(session.scalars(query.order_by(Room.created_at.desc()).limit(limit)))
 
 
 @dataclass(frozen=True)
@@ -232,19 +302,19 @@ def finished_matches(
     after: tuple[datetime, str] | None,
     limit: int,
 ) -> list[Match]:
-    """Finished matches, newest first (then by id): from public rooms, plus the viewer's own.
+    """Finished (and abandoned) matches, newest first (then by id): from public rooms, plus
+    the viewer's own.
 
     With ``filters.user_id``, only that user's matches (the private ones only if the viewer
     is them). ``after`` is the (finished_at, id) of the last match of the previous page.
     """
-    query = select(Match).where(Match.status == "finished")
+    query = select(Match).where(Match.status.in_(("finished", "abandoned")))
     if filters.game:
         query = query.where(Match.game == filters.game)
     if filters.since is not None:
         query = query.where(Match.finished_at >= filters.since)
     if filters.before is not None:
         query = query.where(Match.finished_at < filters.before)
-    mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
     public = select(Room.match_id).where(Room.visibility == "public", Room.match_id.is_not(None))
     if filters.user_id:
         theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == filters.user_id)
@@ -253,7 +323,12 @@ def finished_matches(
         query = query.where(Match.id.in_(theirs))
         if filters.user_id != viewer_id:
             query = query.where(Match.id.in_(public))
+    elif viewer_id is None:
+        # Nobody's own: a visitor without a session sees public matches only (comparing
+        # with a missing id would match the computers' seats, whose user is NULL).
+        query = query.where(Match.id.in_(public))
     else:
+        mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
         query = query.where(or_(Match.id.in_(mine), Match.id.in_(public)))
     if after is not None:
         at, match_id = after

@@ -6,9 +6,11 @@ process accepts any request for any room:
 - a process that loads a room claims it if nobody holds it, else keeps a copy that follows
   the owner;
 - after every committed change the owner publishes a notice on the room's channel — the
-  room's description and the action just committed — and each process holding a copy
-  applies the action through the referee (``follow``) and lets its own connections render
-  their own views; a copy that missed a notice restores itself from the log;
+  room's description (with the owner's absence stamps), its turn clocks and the action
+  just committed — and each process holding a copy applies the action through the referee
+  (``follow``) and lets its own connections render their own views; a copy that missed a
+  notice restores itself from the log. Timers (turn clocks, absence, stale tables) run on
+  the owner only, so every copy shows the owner's times;
 - a verb on a room owned elsewhere travels to the owner on its process channel and its
   answer (the result or the refusal) comes back on the asker's;
 - every second each process renews its leases, gives up the rooms whose lease it lost or
@@ -41,14 +43,18 @@ from app.rooms import LiveRoom, RoomError, Rooms
 from app.rooms.errors import unavailable
 from app.rooms.records import SeatHolder
 from app.rooms.referee import begin, follow
+from app.rooms.turn_clocks import TurnClocks
 
 log = logging.getLogger("parlour.cluster")
 
 
 def _meta(room: LiveRoom) -> dict[str, Any]:
-    """The part of a room that a notice carries besides its match's state."""
+    """The part of a room that a notice carries besides its match's state and clocks."""
     return {
-        "seats": [None if h is None else [h.user_id, h.bot, h.name] for h in room.seats],
+        "seats": [
+            None if h is None else [h.user_id, h.bot, h.name, h.stand_in_for, h.stand_in_name]
+            for h in room.seats
+        ],
         "status": room.status,
         "host_id": room.host_id,
         "options": room.options,
@@ -60,12 +66,16 @@ def _meta(room: LiveRoom) -> dict[str, Any]:
         "seed": None if room.seed is None else str(room.seed),
         "seed_hash": room.seed_hash,
         "rematch_id": room.rematch_id,
+        "clock": room.clock,
+        # Stamped by the owner (app/rooms/away.py): every copy shows the same times.
+        "away_since": room.away_since,
+        "vacant_since": room.vacant_since,
     }
 
 
 def _apply_meta(room: LiveRoom, meta: dict[str, Any]) -> bool:
     """Take a notice's description of a room (not its match's state); True if it changed."""
-    seats = [None if s is None else SeatHolder(s[0], s[1], s[2]) for s in meta["seats"]]
+    seats = [None if s is None else SeatHolder(*s) for s in meta["seats"]]
     fields = {**meta, "seats": seats}
     del fields["seed"]
     changed = False
@@ -314,6 +324,8 @@ class Cluster:
                 if room.last_action is not None:
                     seq, seat, action = room.last_action
                     notice["event"] = [seq, seat, action]
+                if room.clocks is not None:
+                    notice["clocks"] = room.clocks.to_json()
                 if acks:
                     notice["acks"] = acks
                 self._noticed[room_id] = stamp
@@ -376,10 +388,11 @@ class Cluster:
                 )
 
     def _described(self, room_id: str) -> None:
+        """Who is connected changed through another process: the owner stamps who went
+        away (and says so in a notice); every process resends the room description."""
         room = self.rooms.registry.held(room_id)
         if room is not None:
-            room.described()
-            self.hub.room_changed(room)
+            self.rooms.presence_changed(room)
 
     def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
         for call_id in notice.get("acks", ()):
@@ -407,6 +420,11 @@ class Cluster:
         if room.match_id is not None and room.state is None:
             # The match started: its first state comes from the seed.
             begin(room, match_id=room.match_id, seed=int(meta["seed"]), seed_hash=meta["seed_hash"])
+        clocks = TurnClocks.from_json(notice.get("clocks"))
+        if clocks != room.clocks:
+            room.clocks = clocks
+            if version == room.version:
+                room.described()  # the clocks changed at the same version
         if version != room.version and (
             event is None or not follow(room, *event) or room.version != version
         ):
@@ -513,8 +531,9 @@ class Cluster:
         self._resync(room, room.version)
 
     async def _sweep_orphans(self) -> None:
-        """Unfinished matches that no process holds (their owner died): claim and resume."""
-        ids = await self.rooms.storage.playing_room_ids()
+        """Open rooms that no process holds (their owner died): claim them, resuming their
+        matches, so that their timers and computer players run again."""
+        ids = await self.rooms.storage.open_room_ids()
         held = {room.id for room in self.rooms.registry.rooms()}
         candidates = [room_id for room_id in ids if room_id not in held]
         owners = await self.leases.owners(candidates)

@@ -17,13 +17,17 @@ from app.hub import Hub
 
 @dataclass(frozen=True)
 class Here:
-    """One process's connections to one room."""
+    """One process's connections to one room: the seats acting, the people (user ids)
+    connected, and how many connections."""
 
     seats: frozenset[int]
+    users: frozenset[str]
     watchers: int
 
     def payload(self) -> bytes:
-        return orjson.dumps({"seats": sorted(self.seats), "watchers": self.watchers})
+        return orjson.dumps(
+            {"seats": sorted(self.seats), "users": sorted(self.users), "watchers": self.watchers}
+        )
 
     @staticmethod
     def parse(payload: bytes | str) -> Here:
@@ -31,10 +35,9 @@ class Here:
 
     @staticmethod
     def of(data: dict[str, object]) -> Here:
-        seats = data["seats"]
-        watchers = data["watchers"]
-        assert isinstance(seats, list) and isinstance(watchers, int)
-        return Here(frozenset(int(s) for s in seats), watchers)
+        seats, users, watchers = data["seats"], data["users"], data["watchers"]
+        assert isinstance(seats, list) and isinstance(users, list) and isinstance(watchers, int)
+        return Here(frozenset(int(s) for s in seats), frozenset(str(u) for u in users), watchers)
 
 
 class ClusterPresence:
@@ -47,7 +50,9 @@ class ClusterPresence:
 
     def here(self, room_id: str) -> Here:
         return Here(
-            frozenset(self.hub.connected_seats(room_id)), self.hub.local_watcher_count(room_id)
+            frozenset(self.hub.connected_seats(room_id)),
+            frozenset(self.hub.connected_users(room_id)),
+            self.hub.local_watcher_count(room_id),
         )
 
     def set_remote(self, room_id: str, process_id: str, here: Here) -> bool:
@@ -88,6 +93,12 @@ class ClusterPresence:
         for here in self._remote.get(room_id, {}).values():
             seats |= here.seats
         return seats
+
+    def connected_users(self, room_id: str) -> set[str]:
+        users = self.hub.connected_users(room_id)
+        for here in self._remote.get(room_id, {}).values():
+            users |= here.users
+        return users
 
     def watcher_count(self, room_id: str) -> int:
         remote = sum(h.watchers for h in self._remote.get(room_id, {}).values())

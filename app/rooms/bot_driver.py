@@ -1,25 +1,38 @@
 """The computer-player driver: plays every computer seat's turns, whatever goes wrong.
 
 It listens for room changes like the hub does. When a computer player is awaited it
-starts one task for that room, which waits ``delay`` (so people can follow the play),
-asks games.bots for a move and plays it through the referee like any player. A person
-acting first is no failure: the task simply looks again. Anything else its move raises —
-above all a database that does not answer — is logged once per outage and retried with a
-growing pause (at most ``max_retry_pause``), so the seat moves as soon as the database
-answers again, with no restart.
+starts one task for that room, which waits ``delay`` on the rooms' clock (so people can
+follow the play), asks games.bots for a move and plays it through the referee like any
+player, as ``{"bot": kind}``. A person acting first, or taking their seat back from the
+computer meanwhile, is no failure: the referee refuses the move and the task looks again.
+Anything else its move raises — above all a database that does not answer — is logged
+once per outage and retried with a growing pause (at most ``max_retry_pause``), so the
+seat moves as soon as the database answers again, with no restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from app.rooms.errors import RoomError
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
+from app.rooms.time_source import Clock
 from games.bots import choose
 
 log = logging.getLogger("parlour.bots")
+
+
+def computer_move(room: LiveRoom, seat: int, kind: str) -> dict[str, Any]:
+    """The move a computer player of ``kind`` makes for ``seat`` now."""
+    try:
+        return choose(room.rules, room.state, seat, f"{room.seed}:{room.version}:{seat}", kind)
+    except Exception:
+        # A computer player must never hang a match: fall back to any legal move.
+        log.exception("computer player failed in room %s seat %s", room.id, seat)
+        return room.rules.legal_actions(room.state, seat)[0]
 
 
 class BotDriver:
@@ -28,8 +41,9 @@ class BotDriver:
     first_retry_pause = 0.25
     max_retry_pause = 2.0
 
-    def __init__(self, referee: Referee, *, delay: float) -> None:
+    def __init__(self, referee: Referee, clock: Clock, *, delay: float) -> None:
         self.referee = referee
+        self.clock = clock
         self.delay = delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -65,7 +79,7 @@ class BotDriver:
         failures = 0
         while self._bot_awaited(room):
             pause = self.delay if failures == 0 else self._retry_pause(failures)
-            await asyncio.sleep(pause)
+            await self.clock.sleep(pause)
             for seat in room.rules.to_act(room.state) if room.status == "playing" else []:
                 try:
                     await self._move(room, seat)
@@ -101,12 +115,7 @@ class BotDriver:
         if holder is None or holder.bot is None or seat not in room.rules.to_act(room.state):
             return
         version = room.version
-        try:
-            action = choose(
-                room.rules, room.state, seat, f"{room.seed}:{version}:{seat}", holder.bot
-            )
-        except Exception:
-            # A computer player must never hang a match: fall back to any legal move.
-            log.exception("computer player failed in room %s seat %s", room.id, seat)
-            action = room.rules.legal_actions(room.state, seat)[0]
-        await self.referee.act(room, seat=seat, version=version, action=action)
+        action = computer_move(room, seat, holder.bot)
+        await self.referee.act(
+            room, version=version, action=action, by={"bot": holder.bot}, seat=seat
+        )

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Insert, update
+from sqlalchemy import Connection, Engine, Insert, bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
-from app.models import Match, MatchEvent, MatchPlayer, Room, utcnow
+from app.models import MatchEvent, MatchPlayer, Room, utcnow
+from app.store import end_match
 
 MAX_BATCH = 500  # events per transaction: bounds one statement's size
 
@@ -45,7 +46,12 @@ FinishHook = Callable[[Connection, str, datetime], None]
 
 @dataclass(frozen=True)
 class Event:
-    """One action to append; ``result`` (scores, winners) when it ends the match."""
+    """One action to append; ``result`` (scores, winners) when it ends the match.
+
+    ``by`` is who made it (``{"user_id": ...}`` or ``{"bot": kind}``), ``timeout`` marks a
+    move the clock played, ``at`` is when (the rooms' clock), and ``clock_state`` the
+    room's turn clocks after it (None: the room has no clock).
+    """
 
     match_id: str
     seq: int
@@ -53,6 +59,10 @@ class Event:
     action: dict[str, Any]
     room_id: str
     result: tuple[list[int], list[int]] | None = None
+    by: dict[str, Any] | None = None
+    timeout: bool = False
+    at: datetime | None = None
+    clock_state: dict[str, Any] | None = None
 
 
 class SeqTaken(IntegrityError):
@@ -124,28 +134,52 @@ class EventLog:
                         done.set_exception(SeqTaken(event))
 
     def _write(self, events: list[Event]) -> set[tuple[str, int]]:
-        """One transaction: every event that fits, and the end of every match that ended."""
+        """One transaction: every event that fits, the turn clocks of the rooms that have
+        them, and the end of every match that ended."""
         rows = [
-            {"match_id": e.match_id, "seq": e.seq, "seat": e.seat, "action": e.action}
+            {
+                "match_id": e.match_id,
+                "seq": e.seq,
+                "seat": e.seat,
+                "action": e.action,
+                "played_by": e.by,
+                "timeout": e.timeout,
+                "at": e.at or utcnow(),
+            }
             for e in events
         ]
         with self.engine.begin() as connection:
             result = connection.execute(self._insert, rows)
             written = {(row.match_id, row.seq) for row in result}
+            landed = [e for e in events if (e.match_id, e.seq) in written]
+            clocks = [
+                {"room": e.room_id, "state": e.clock_state}
+                for e in landed
+                if e.clock_state is not None
+            ]
+            if clocks:
+                connection.execute(
+                    update(Room)
+                    .where(Room.id == bindparam("room"))
+                    .values(clock_state=bindparam("state")),
+                    clocks,
+                )
             finished_at = utcnow()
-            for event in events:
-                if event.result is None or (event.match_id, event.seq) not in written:
-                    continue
-                self._finish(connection, event, finished_at)
+            for event in landed:
+                if event.result is not None:
+                    self._finish(connection, event, finished_at)
         return written
 
     def _finish(self, connection: Connection, event: Event, finished_at: datetime) -> None:
         assert event.result is not None
         scores, winners = event.result
-        connection.execute(
-            update(Match)
-            .where(Match.id == event.match_id)
-            .values(status="finished", scores=scores, winners=winners, finished_at=finished_at)
+        end_match(
+            connection=connection,
+            match_id=event.match_id,
+            status="finished",
+            scores=scores,
+            winners=winners,
+            finished_at=finished_at,
         )
         connection.execute(
             update(MatchPlayer)

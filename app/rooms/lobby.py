@@ -1,9 +1,11 @@
 """The lobby verbs: everything that happens to a room around its match.
 
 Create a room, join and leave it, give a seat to a computer player, free a seat, start
-the match, open a rematch. Each verb checks under the room's lock, writes one transaction,
-then changes the room in memory and tells the notifier — in that order, so a refused or
-failed verb changes nothing.
+the match, open a rematch; and two that the room's timers run (app/rooms/timers.py):
+hand the host role on when the host has been away for the absence grace, and close a
+waiting table nobody has sat at for the stale time. Each verb checks under the room's
+lock, writes one transaction, then changes the room in memory and tells the notifier — in
+that order, so a refused or failed verb changes nothing.
 """
 
 from __future__ import annotations
@@ -15,18 +17,21 @@ from typing import Any
 import games
 from app.confusables import name_key
 from app.models import Match, Room, Seat, utcnow
+from app.rooms import turn_clocks
+from app.rooms.away import host_away_since, host_successor
 from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import begin
 from app.rooms.registry import RoomRegistry, live_room
+from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock
 from games import Rules
 from games.bots.simple import KINDS as BOT_KINDS
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
-BOT_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth")
 
 
 def validate_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +60,11 @@ def _check_seat_index(room: LiveRoom, seat: int) -> None:
         )
 
 
+def _check_not_closed(room: LiveRoom) -> None:
+    if room.status == "closed":
+        raise RoomError("room_closed", "This table was closed: nobody was at it for a long while.")
+
+
 class Lobby:
     """The verbs people use on a room outside the play itself."""
 
@@ -64,11 +74,15 @@ class Lobby:
         registry: RoomRegistry,
         notifier: Notifier,
         presence: Presence,
+        clock: Clock,
+        stand_ins: StandIns,
     ) -> None:
         self.storage = storage
         self.registry = registry
         self.notifier = notifier
         self.presence = presence
+        self.clock = clock
+        self.stand_ins = stand_ins
 
     def _changed(self, room: LiveRoom) -> None:
         room.described()
@@ -90,15 +104,17 @@ class Lobby:
         options: dict[str, Any],
         visibility: str,
         rated: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> LiveRoom:
-        """A new waiting room; the host sits in seat 0. A rated room is for accounts only
-        (the caller checks that the host is one)."""
+        """A new waiting room, with a turn clock or none; the host sits in seat 0. A rated
+        room is for accounts only (the caller checks that the host is one)."""
         try:
             rules = games.get(game)
         except KeyError as error:
             raise RoomError("unknown_game", str(error.args[0]), 422) from None
         seat_count = rules.min_seats if seats is None else seats
         merged = validate_options(rules, seat_count, options)
+        setting = turn_clocks.clock_setting(clock)
         row = Room(
             id=secrets.token_hex(8),
             code=await self._new_code(),
@@ -110,6 +126,7 @@ class Lobby:
             host_id=host_id,
             created_at=utcnow(),
             rated=rated,
+            clock=setting,
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
         await self.storage.insert_room(row)
@@ -128,6 +145,7 @@ class Lobby:
                 if seat is not None and seat != mine:
                     raise RoomError("already_seated", f"You already sit in seat {mine + 1}.")
                 return mine
+            _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("not_waiting", "This match has started; you can watch it.")
             free = [i for i, holder in enumerate(room.seats) if holder is None]
@@ -147,8 +165,9 @@ class Lobby:
                 raise RoomError(
                     "name_taken", f"Someone at this table is already called {name} (or alike)."
                 )
-            await self.storage.put_seat(room.id, seat, user_id=user_id, bot=None, name=name)
-            room.seats[seat] = SeatHolder(user_id, None, name)
+            holder = SeatHolder(user_id, None, name)
+            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            room.seats[seat] = holder
             self._changed(room)
             return seat
 
@@ -158,6 +177,7 @@ class Lobby:
             seat = room.seat_of(user_id)
             if seat is None:
                 raise RoomError("not_seated", "You do not sit at this table.")
+            _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("not_waiting", "You cannot leave a match that has started.")
             new_host: str | None = None
@@ -179,37 +199,26 @@ class Lobby:
 
     async def add_bot(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
         """The host gives a free seat to a computer player — or, during play, the seat of a
-        player who left for good, so that the others can finish."""
+        person away for longer than the absence grace (app/rooms/stand_ins.py), so that
+        the others can finish; the person may take it back."""
+        _check_seat_index(room, seat)
+        if kind not in BOT_KINDS:
+            raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
+        if room.status == "playing":
+            await self.stand_ins.replace(room, user_id=user_id, seat=seat, kind=kind)
+            return
         async with room.lock:
             _check_host(room, user_id)
-            _check_seat_index(room, seat)
-            if kind not in BOT_KINDS:
-                raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
-            holder = room.seats[seat]
-            if room.status == "waiting":
-                if room.rated:
-                    raise RoomError("rated_table", "A rated table has no computer players.")
-                if holder is not None:
-                    raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
-            elif room.status == "playing":
-                if holder is None or holder.bot is not None:
-                    raise RoomError("seat_taken", f"Seat {seat + 1} is already a computer.")
-                if seat in self.presence.connected_seats(room.id):
-                    raise RoomError(
-                        "seat_taken", f"{holder.name} is still connected to seat {seat + 1}."
-                    )
-            else:
+            _check_not_closed(room)
+            if room.status != "waiting":
                 raise RoomError("match_over", "This match is over.")
-            taken = {name_key(h.name) for h in room.seats if h is not None}
-            name = next((n for n in BOT_NAMES if name_key(n) not in taken), f"Computer {seat + 1}")
-            # A computer taking a seat over ends a match's being rated.
-            unrate = room.match_id if room.rated and room.status == "playing" else None
-            await self.storage.put_seat(
-                room.id, seat, user_id=None, bot=kind, name=name, unrate_match_id=unrate
-            )
-            room.seats[seat] = SeatHolder(None, kind, name)
-            if unrate is not None:
-                room.rated = False
+            if room.rated:
+                raise RoomError("rated_table", "A rated table has no computer players.")
+            if room.seats[seat] is not None:
+                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+            holder = SeatHolder(None, kind, room.computer_name(seat))
+            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            room.seats[seat] = holder
             self._changed(room)
 
     async def free_seat(self, room: LiveRoom, *, user_id: str, seat: int) -> None:
@@ -217,6 +226,7 @@ class Lobby:
         async with room.lock:
             _check_host(room, user_id)
             _check_seat_index(room, seat)
+            _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("not_waiting", "Seats can only be freed before the start.")
             holder = room.seats[seat]
@@ -232,6 +242,7 @@ class Lobby:
         """The host starts the match once every seat is taken, with a fresh secret seed."""
         async with room.lock:
             _check_host(room, user_id)
+            _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("not_waiting", "This match has already started.")
             if any(holder is None for holder in room.seats):
@@ -255,13 +266,27 @@ class Lobby:
                 rated=room.rated,
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
-            await self.storage.start_match(room.id, match, user_ids)
+            clocks = None
+            if room.clock is not None:
+                first = room.rules.new_game(room.seat_count, seed, room.options, None)
+                clocks = turn_clocks.started(
+                    room.clock, room.seat_count, room.rules.to_act(first), self.clock.now()
+                )
+            await self.storage.start_match(
+                room.id, match, user_ids, None if clocks is None else clocks.to_json()
+            )
             begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
+            room.clocks = clocks
             room.status = "playing"
             self._changed(room)
 
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
-        """A new room with the same game, options and people, in the same seats."""
+        """A new room with the same game, options, clock and people, in the same seats.
+
+        The people seated at the end sit again, and so do the computers the host chose;
+        a seat a computer stood in for at the end is left free (its person may sit again,
+        or the host may give it to a computer).
+        """
         async with room.lock:
             if room.status != "finished":
                 raise RoomError("not_finished", "A rematch can start once this match is over.")
@@ -280,14 +305,42 @@ class Lobby:
                 host_id=user_id,
                 created_at=utcnow(),
                 rated=room.rated,
+                clock=room.clock,
             )
             row.seats = [
                 Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
                 for i, h in enumerate(room.seats)
-                if h is not None
+                if h is not None and h.stand_in_for is None
             ]
             await self.storage.insert_room(row, rematch_of=room.id)
             new_room = self.registry.add(live_room(row))
             room.rematch_id = new_room.id
             self._changed(room)
             return new_room
+
+    async def hand_over_host(self, room: LiveRoom, *, grace: float) -> None:
+        """The host has been away for ``grace`` seconds: the next seated person who is
+        connected becomes host (the room's timers call this; nothing if nobody is)."""
+        async with room.lock:
+            since = host_away_since(room)
+            if room.ended or since is None or self.clock.now() < since + grace:
+                return
+            successor = host_successor(room, self.presence.connected_users(room.id))
+            if successor is None:
+                return
+            await self.storage.update_room(room.id, host_id=successor)
+            room.host_id = successor
+            self._changed(room)
+
+    async def close(self, room: LiveRoom, *, stale_after: float) -> None:
+        """A waiting table no seat's person has been at for ``stale_after`` seconds closes
+        (the room's timers call this)."""
+        async with room.lock:
+            vacant = room.vacant_since
+            if room.status != "waiting" or vacant is None:
+                return
+            if self.clock.now() < vacant + stale_after:
+                return
+            await self.storage.update_room(room.id, status="closed")
+            room.status = "closed"
+            self._changed(room)

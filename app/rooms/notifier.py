@@ -25,6 +25,10 @@ class Presence(Protocol):
 
     def connected_seats(self, room_id: str) -> set[int]: ...
 
+    def connected_users(self, room_id: str) -> set[str]:
+        """The people with a connection to the room (seated or watching)."""
+        ...
+
     def watcher_count(self, room_id: str) -> int: ...
 
     def local_watcher_count(self, room_id: str) -> int:

@@ -11,16 +11,36 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.confusables import name_key
+from app.rooms.turn_clocks import TurnClocks
 from games import Rules
+
+# The names computer players take, the first one free at the table.
+COMPUTER_NAMES = ("Ada", "Babbage", "Turing", "Hopper", "Lovelace", "Knuth")
+
+# Statuses of a room whose table is over: played to the end, closed before its start, or
+# abandoned mid-match (nobody was at it for the stale time).
+ENDED = ("finished", "closed", "abandoned")
 
 
 @dataclass
 class SeatHolder:
-    """Who holds a seat: a person (``user_id``) or a computer player (``bot``: its kind)."""
+    """Who holds a seat: a person (``user_id``) or a computer player (``bot``: its kind).
+
+    A computer that took a person's seat during a match stands in for them
+    (``stand_in_for``, their user id, and ``stand_in_name``): they may take it back.
+    """
 
     user_id: str | None
     bot: str | None
     name: str
+    stand_in_for: str | None = None
+    stand_in_name: str | None = None
+
+    @property
+    def person(self) -> str | None:
+        """The person whose seat this is: its holder, or whom its computer stands in for."""
+        return self.user_id if self.user_id is not None else self.stand_in_for
 
 
 @dataclass
@@ -33,7 +53,7 @@ class LiveRoom:
     seat_count: int
     options: dict[str, Any]
     visibility: str
-    status: str  # "waiting" -> "playing" -> "finished"
+    status: str  # "waiting" -> "playing" -> "finished"; or "closed", "abandoned" (ENDED)
     host_id: str
     created_at: str
     seats: list[SeatHolder | None]
@@ -51,6 +71,14 @@ class LiveRoom:
     rematch_id: str | None = None
     # A rated table (accounts only, no computers) until a computer takes a seat over.
     rated: bool = False
+    # The turn clock setting ({"turn", "bank"}, or None) and, once started, the clocks.
+    clock: dict[str, int] | None = None
+    clocks: TurnClocks | None = None
+    # Per seat: since when its person has had no open connection (None: connected, or no
+    # person); and since when no seat's person has been connected. Stamped by the room's
+    # owner (app/rooms/away.py) and carried to other processes in its notices.
+    away_since: list[float | None] = field(default_factory=list)
+    vacant_since: float | None = None
     # Bumped whenever the room description changes (seats, status, presence), so that a
     # connection knows to send it again.
     meta_version: int = 0
@@ -63,6 +91,10 @@ class LiveRoom:
     rendered: dict[Any, str] = field(default_factory=dict)
     rendered_at: tuple[int, int] = (-1, -1)
 
+    def __post_init__(self) -> None:
+        if not self.away_since:
+            self.away_since = [None] * self.seat_count
+
     def seat_of(self, user_id: str | None) -> int | None:
         """The seat ``user_id`` holds here, if any."""
         if user_id is None:
@@ -71,6 +103,24 @@ class LiveRoom:
             if holder is not None and holder.user_id == user_id:
                 return index
         return None
+
+    def stood_in_seat(self, user_id: str | None) -> int | None:
+        """The seat a computer plays for ``user_id`` here, if any."""
+        if user_id is None:
+            return None
+        for index, holder in enumerate(self.seats):
+            if holder is not None and holder.bot is not None and holder.stand_in_for == user_id:
+                return index
+        return None
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
+
+    def computer_name(self, seat: int) -> str:
+        """A name for a computer player about to sit in ``seat``: one nobody here has."""
+        taken = {name_key(h.name) for h in self.seats if h is not None}
+        return next((n for n in COMPUTER_NAMES if name_key(n) not in taken), f"Computer {seat + 1}")
 
     def bot_seats(self) -> list[int]:
         """The seats held by computer players."""

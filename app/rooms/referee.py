@@ -1,10 +1,13 @@
-"""The referee: the only code that changes a room's game state and version.
+"""The referee: the only code that changes a room's game state, version and clocks.
 
-``act`` checks an action (the match is on, the seat may act at this version, the rules
-accept it), appends it to the match's log — the commit is the acknowledgement — and only
-then moves the room to the new state and tells the notifier. ``preview`` runs the same
-checks and says what the action would do without playing it. ``begin`` and ``restore``
-set a room's state at the start of a match and from its log.
+``act`` checks an action (the match is on, the seat may act at this version, whoever
+sends it holds the seat, the rules accept it), appends it to the match's log with who made
+it and the room's turn clocks after it — the commit is the acknowledgement — and only then
+moves the room to the new state and tells the notifier. ``preview`` runs the same checks
+and says what the action would do without playing it. ``begin`` and ``restore`` set a
+room's state at the start of a match and from its log; ``abandon`` ends a match nobody
+stayed for; ``restart_clocks`` gives awaited seats their turn afresh when this process
+takes charge of a running match (app/rooms/turn_clocks.py says why).
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from sqlalchemy.exc import IntegrityError
 
 import games
 from app.models import Match, MatchEvent
+from app.rooms import turn_clocks
 from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock, stamp
 from games.base import IllegalAction, Previews
 
 
@@ -71,16 +76,25 @@ def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
     return True
 
 
-def check_turn(room: LiveRoom, seat: int | None, version: object) -> int:
+def check_turn(
+    room: LiveRoom, seat: int | None, version: object, user_id: str | None = None
+) -> int:
     """The refusals shared by act and preview, in the order a player meets them.
 
     Returns the seat, which is then known to be awaited.
     """
     if room.status == "waiting":
         raise RoomError("match_not_started", "The match has not started yet.")
+    if room.status == "closed":
+        raise RoomError("room_closed", "This table was closed before its match started.")
     if seat is None:
+        if room.stood_in_seat(user_id) is not None:
+            raise RoomError(
+                "seat_taken_over",
+                "A computer is playing your seat now; take it back to play.",
+            )
         raise RoomError("not_seated", "You are watching this table, not playing at it.")
-    if room.status == "finished" or room.rules.is_over(room.state):
+    if room.status != "playing" or room.rules.is_over(room.state):
         raise RoomError("match_over", "The match is over.")
     if version != room.version:
         raise RoomError(
@@ -92,21 +106,51 @@ def check_turn(room: LiveRoom, seat: int | None, version: object) -> int:
     return seat
 
 
+def acting_seat(room: LiveRoom, by: dict[str, Any], seat: int | None) -> int | None:
+    """The seat an action is for: a person's own seat, or the seat a computer is asked to
+    move (which must still be a computer's — one taken back meanwhile is not)."""
+    if "user_id" in by:
+        return room.seat_of(by["user_id"])
+    holder = None if seat is None else room.seats[seat]
+    if holder is None or holder.bot is None:
+        raise RoomError("not_your_turn", "That seat is no longer a computer's.")
+    return seat
+
+
 class Referee:
     """Plays actions into rooms: check, persist, apply, announce."""
 
-    def __init__(self, storage: RoomStorage, notifier: Notifier) -> None:
+    def __init__(self, storage: RoomStorage, notifier: Notifier, clock: Clock) -> None:
         self.storage = storage
         self.notifier = notifier
+        self.clock = clock
 
-    async def act(self, room: LiveRoom, *, seat: int | None, version: object, action: Any) -> None:
+    async def act(
+        self,
+        room: LiveRoom,
+        *,
+        version: object,
+        action: Any,
+        by: dict[str, Any],
+        seat: int | None = None,
+        timeout: bool = False,
+    ) -> None:
         """Play one action; raise RoomError (and change nothing) if it is refused.
+
+        ``by`` is who sends it: ``{"user_id": ...}`` acts for that person's seat;
+        ``{"bot": kind}`` for ``seat``, a computer's. With ``timeout`` the clock plays
+        ``seat``'s move for its person, whose time must have run out.
 
         Any other exception (the database is down) also leaves the room as it was: the
         state moves only after the commit.
         """
         async with room.lock:
-            seat = check_turn(room, seat, version)
+            if timeout:
+                self._check_expired(room, seat)
+                by_seat = seat
+            else:
+                by_seat = acting_seat(room, by, seat)
+            seat = check_turn(room, by_seat, version, by.get("user_id"))
             try:
                 new_state = room.rules.apply(room.state, seat, action)
             except IllegalAction as error:
@@ -114,6 +158,14 @@ class Referee:
             over = room.rules.is_over(new_state)
             result = (room.rules.scores(new_state), room.rules.winners(new_state)) if over else None
             seq = room.version + 1
+            now = self.clock.now()
+            clocks = room.clocks
+            if room.clock is not None and clocks is not None:
+                awaited = [] if over else room.rules.to_act(new_state)
+                played_by = "clock" if timeout else ("person" if "user_id" in by else "computer")
+                clocks = turn_clocks.after_move(
+                    room.clock, clocks, seat=seat, awaited=awaited, now=now, played_by=played_by
+                )
             assert room.match_id is not None, "a playing room has a match"
             try:
                 await self.storage.append_event(
@@ -123,23 +175,78 @@ class Referee:
                     action=action,
                     result=result,
                     room_id=room.id,
+                    by=by,
+                    timeout=timeout,
+                    at=stamp(now),
+                    clock_state=None if clocks is None else clocks.to_json(),
                 )
             except IntegrityError:
                 # Another writer appended this seq first: catch up from the log.
                 match, events = await self.storage.load_log(room.match_id)
                 restore(room, match, events)
+                room.clocks = turn_clocks.TurnClocks.from_json(
+                    await self.storage.load_clock_state(room.id)
+                )
                 room.described()
                 self.notifier.room_changed(room)
                 raise RoomError("stale_version", "The table has moved on; try again.") from None
             room.state = new_state
+            room.clocks = clocks
             _record(room, seq, seat, action)
             if over:
                 room.status = "finished"
                 room.described()
             self.notifier.room_changed(room)
 
+    def _check_expired(self, room: LiveRoom, seat: int | None) -> None:
+        """A move played by the clock: only for a person whose time has run out."""
+        holder = None if seat is None else room.seats[seat]
+        clocks = room.clocks
+        if (
+            seat is None
+            or holder is None
+            or holder.user_id is None
+            or clocks is None
+            or not clocks.expired(seat, self.clock.now())
+        ):
+            raise RoomError("not_your_turn", "That seat's time has not run out.")
+
+    async def abandon(self, room: LiveRoom, *, stale_after: float) -> None:
+        """End a match no seat's person has been at for ``stale_after`` seconds: it is kept,
+        with its log and the scores so far, as ``abandoned``."""
+        async with room.lock:
+            vacant = room.vacant_since
+            if room.status != "playing" or vacant is None:
+                return
+            if self.clock.now() < vacant + stale_after:
+                return
+            assert room.match_id is not None, "a playing room has a match"
+            clocks = None if room.clocks is None else turn_clocks.stopped(room.clocks)
+            await self.storage.abandon_match(
+                room.id,
+                room.match_id,
+                room.rules.scores(room.state),
+                None if clocks is None else clocks.to_json(),
+            )
+            room.status = "abandoned"
+            room.clocks = clocks
+            room.described()
+            self.notifier.room_changed(room)
+
+    async def restart_clocks(self, room: LiveRoom) -> None:
+        """This process takes charge of a running match: the awaited seats' turns start
+        again now (time while no process ran the room is not charged)."""
+        async with room.lock:
+            if room.status != "playing" or room.clock is None or room.clocks is None:
+                return
+            clocks = turn_clocks.restarted(room.clock, room.clocks, self.clock.now())
+            await self.storage.update_room(room.id, clock_state=clocks.to_json())
+            room.clocks = clocks
+            room.described()  # the clocks changed at the same version
+            self.notifier.room_changed(room)
+
     def preview(
-        self, room: LiveRoom, *, seat: int | None, version: object, action: Any
+        self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
     ) -> dict[str, Any]:
         """What ``action`` would do, checked as ``act`` checks it; never changes anything.
 
@@ -148,7 +255,7 @@ class Referee:
         discarded (``{}``): states are immutable, so nothing moves. It never waits, so it
         needs no lock: it sees one consistent version.
         """
-        seat = check_turn(room, seat, version)
+        seat = check_turn(room, room.seat_of(user_id), version, user_id)
         try:
             if isinstance(room.rules, Previews):
                 return room.rules.preview(room.state, seat, action)

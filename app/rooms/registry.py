@@ -1,10 +1,11 @@
 """The registry: which rooms are in memory, loading them, and letting them go.
 
 A room is loaded on first touch (by id or by its short code) and rebuilt from its match's
-log through the referee's ``restore``; at start-up every unfinished match is resumed that
-way, so a killed server loses nothing it acknowledged. A finished room nobody watches is
-released — so is another process's room nobody here watches; either loads again from the
-database if it is asked for.
+log through the referee's ``restore``; at start-up every open room is loaded that way —
+unfinished matches resume, and waiting tables get their timers back — so a killed server
+loses nothing it acknowledged. A room whose table is over nobody watches is released — so
+is another process's room nobody here watches; either loads again from the database if it
+is asked for.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import restore
 from app.rooms.storage import RoomStorage, StoredRoom
+from app.rooms.turn_clocks import TurnClocks
 
 
 def live_room(row: Room) -> LiveRoom:
     """A room record in memory from its stored row (and seats), before any match state."""
     seats: list[SeatHolder | None] = [None] * row.seat_count
     for seat in row.seats:
-        seats[seat.seat] = SeatHolder(seat.user_id, seat.bot, seat.name)
+        seats[seat.seat] = SeatHolder(
+            seat.user_id, seat.bot, seat.name, seat.stand_in_for, seat.stand_in_name
+        )
     return LiveRoom(
         id=row.id,
         code=row.code,
@@ -40,6 +44,8 @@ def live_room(row: Room) -> LiveRoom:
         match_id=row.match_id,
         rematch_id=row.rematch_id,
         rated=row.rated,
+        clock=row.clock,
+        clocks=TurnClocks.from_json(row.clock_state),
     )
 
 
@@ -105,21 +111,24 @@ class RoomRegistry:
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
+            "clock", "clocks",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()
 
     async def resume_all(self) -> int:
-        """Load every unfinished match from its log (server start). Returns how many."""
-        ids = await self.storage.playing_room_ids()
+        """Load every open room, unfinished matches from their logs (server start).
+        Returns how many."""
+        ids = await self.storage.open_room_ids()
         for room_id in ids:
             await self.get(room_id)
         return len(ids)
 
     def release_if_idle(self, room: LiveRoom) -> None:
-        """Forget a finished room (or another process's room) nobody here watches."""
+        """Forget a room whose table is over (or another process's room) nobody here
+        watches."""
         idle = self.presence.local_watcher_count(room.id) == 0
-        if idle and (room.status == "finished" or not room.owned):
+        if idle and (room.ended or not room.owned):
             self._rooms.pop(room.id, None)
             self._ids_by_code.pop(room.code, None)
             self.ownership.release(room)

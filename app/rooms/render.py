@@ -2,10 +2,12 @@
 
 Pure functions of a room (and who is connected): the room description (``describe``,
 the ``room`` message) and one seat's ``state`` message, whose view comes from the game's
-own ``view`` — the one place hidden information is cut. Rendered text is cached on the
-room per (room description version, match version) and per seat, so ten spectators cost
-one ``view`` and one JSON encoding. A connection keeps a :class:`Sent` record of what it
-was last sent, and ``pending`` answers with what is new for it.
+own ``view`` — the one place hidden information is cut — with the turn clocks. Rendered
+text is cached on the room per (room description version, match version) and per seat,
+so ten spectators cost one ``view`` and one JSON encoding. A connection keeps a
+:class:`Sent` record of what it was last sent, and ``pending`` answers with what is new
+for it. Each message leaves with the server's ``now`` added to the cached text as it is
+sent, so that a browser counts a clock down from the server's time, not its own.
 """
 
 from __future__ import annotations
@@ -17,20 +19,31 @@ from typing import Any
 import orjson
 
 from app.rooms.notifier import Presence
-from app.rooms.records import LiveRoom
+from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.time_source import iso_at
+from app.rooms.turn_clocks import TurnClocks
 
 
 @dataclass(frozen=True)
 class Sent:
-    """What one connection was last sent: room description, match version, as which seat."""
+    """What one connection was last sent: room description, match version, as which seat,
+    and the turn clocks with it."""
 
     meta_version: int = -1
     version: int = -1
     seat: int | None = None
+    clocks: TurnClocks | None = None
 
 
-def describe(room: LiveRoom, presence: Presence) -> dict[str, Any]:
-    """The public description of a room (GET /api/rooms/{id}, the ``room`` message)."""
+def _stand_in(holder: SeatHolder | None) -> dict[str, Any] | None:
+    if holder is None or holder.stand_in_for is None:
+        return None
+    return {"user_id": holder.stand_in_for, "name": holder.stand_in_name}
+
+
+def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
+    """The public description of a room (GET /api/rooms/{id}, the ``room`` message);
+    ``grace`` is the absence grace in seconds."""
     connected = presence.connected_seats(room.id)
     return {
         "id": room.id,
@@ -45,6 +58,8 @@ def describe(room: LiveRoom, presence: Presence) -> dict[str, Any]:
                 "user_id": h.user_id if h else None,
                 "bot": h.bot if h else None,
                 "connected": (h is not None and h.bot is not None) or i in connected,
+                "away_since": iso_at(room.away_since[i]),
+                "stand_in_for": _stand_in(h),
             }
             for i, h in enumerate(room.seats)
         ],
@@ -59,6 +74,8 @@ def describe(room: LiveRoom, presence: Presence) -> dict[str, Any]:
         "rematch_id": room.rematch_id,
         "created_at": room.created_at,
         "watchers": presence.watcher_count(room.id),
+        "clock": room.clock,
+        "absence_grace": grace,
     }
 
 
@@ -70,7 +87,13 @@ def state_message(room: LiveRoom, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "view": room.rules.view(room.state, seat),
         "event": room.last_event,
+        "clocks": None if room.clocks is None else room.clocks.wire(),
     }
+
+
+def with_now(text: str, now: str) -> str:
+    """A rendered message (a JSON object) with the server's time added as ``now``."""
+    return f'{text[:-1]},"now":"{now}"}}'
 
 
 def _cached(room: LiveRoom, key: Hashable, build: Callable[[], dict[str, Any]]) -> str:
@@ -86,20 +109,34 @@ def _cached(room: LiveRoom, key: Hashable, build: Callable[[], dict[str, Any]]) 
 
 
 def pending(
-    room: LiveRoom, presence: Presence, seat: int | None, sent: Sent
+    room: LiveRoom,
+    presence: Presence,
+    seat: int | None,
+    sent: Sent,
+    *,
+    grace: float,
+    now: float,
 ) -> tuple[list[tuple[str, str]], Sent]:
     """What a connection acting as ``seat`` has not seen, as (kind, text) pairs — kind
-    ``room`` or ``state`` — and its new record."""
+    ``room`` or ``state`` — and its new record.
+
+    The state message is sent again, at the same version, when only the clocks changed
+    (a process took charge of the match, a person took their seat back); whatever changes
+    the clocks without a move also changes the description, so the cache is fresh.
+    """
     out: list[tuple[str, str]] = []
+    stamp = iso_at(now) or ""
     if sent.meta_version != room.meta_version:
-        out.append(("room", _cached(room, "room", lambda: room_message(room, presence))))
-    stale = sent.version != room.version or sent.seat != seat
+        text = _cached(room, "room", lambda: room_message(room, presence, grace))
+        out.append(("room", with_now(text, stamp)))
+    stale = sent.version != room.version or sent.seat != seat or sent.clocks != room.clocks
     version = sent.version
     if room.state is not None and stale:
-        out.append(("state", _cached(room, ("state", seat), lambda: state_message(room, seat))))
+        text = _cached(room, ("state", seat), lambda: state_message(room, seat))
+        out.append(("state", with_now(text, stamp)))
         version = room.version
-    return out, Sent(room.meta_version, version, seat)
+    return out, Sent(room.meta_version, version, seat, room.clocks)
 
 
-def room_message(room: LiveRoom, presence: Presence) -> dict[str, Any]:
-    return {"type": "room", "room": describe(room, presence)}
+def room_message(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
+    return {"type": "room", "room": describe(room, presence, grace)}

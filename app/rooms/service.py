@@ -1,17 +1,17 @@
 """The rooms, wired together: one object the server builds at start and the routes use.
 
-It holds the parts — registry, lobby, referee, computer-player driver — connects them to
-the storage and to whoever listens for changes, and routes every verb that changes a room
-to the process that referees it: here, or (with several processes) its owner elsewhere.
-It adds no rules of its own.
+It holds the parts — registry, lobby, stand-ins, referee, computer-player driver, timers —
+connects them to the storage, the clock and whoever listens for changes, and routes every
+verb that changes a room to the process that referees it: here, or (with several
+processes) its owner elsewhere. It adds no rules of its own.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.rooms.away import AwayKeeper, people_here
 from app.rooms.bot_driver import BotDriver
 from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
@@ -21,7 +21,10 @@ from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.registry import RoomRegistry
 from app.rooms.render import describe
+from app.rooms.stand_ins import StandIns
 from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock, SystemClock
+from app.rooms.timers import RoomTimers
 
 Verb = Callable[..., Awaitable[Any]]
 
@@ -38,18 +41,39 @@ class Rooms:
         bot_delay: float,
         presence_delay: float = 0.0,
         ownership: Ownership | None = None,
+        clock: Clock | None = None,
+        absence_grace: float = 60.0,
+        stale_after: float = 1800.0,
     ) -> None:
         self.storage = storage
         self.presence = presence
         self.presence_delay = presence_delay
         self._presence_due: set[str] = set()
+        self.clock: Clock = clock or SystemClock()
+        self.absence_grace = absence_grace
         self.ownership: Ownership = ownership or SoleProcess()
-        self.notifier = Notifiers([notifier])
+        # The absence stamps are brought up to date before anyone else is told of a change.
+        self.away = AwayKeeper(presence, self.clock)
+        self.notifier = Notifiers([self.away, notifier])
         self.registry = RoomRegistry(storage, self.notifier, presence, self.ownership)
-        self.referee = Referee(storage, self.notifier)
-        self.lobby = Lobby(storage, self.registry, self.notifier, presence)
-        self.bots = BotDriver(self.referee, delay=bot_delay)
+        self.referee = Referee(storage, self.notifier, self.clock)
+        self.stand_ins = StandIns(storage, self.notifier, presence, self.clock, grace=absence_grace)
+        self.lobby = Lobby(
+            storage, self.registry, self.notifier, presence, self.clock, self.stand_ins
+        )
+        self.bots = BotDriver(self.referee, self.clock, delay=bot_delay)
+        self.timers = RoomTimers(
+            self.clock,
+            presence,
+            self.referee,
+            self.lobby,
+            self.stand_ins,
+            grace=absence_grace,
+            stale_after=stale_after,
+            release=self.registry.release_if_idle,
+        )
         self.notifier.add(self.bots)
+        self.notifier.add(self.timers)
         # The verbs a room's owner runs, by the name they travel under between processes.
         self._verbs: dict[str, Verb] = {
             "join": self.lobby.join,
@@ -58,6 +82,7 @@ class Rooms:
             "free_seat": self.lobby.free_seat,
             "start": self.lobby.start,
             "rematch": self._rematch,
+            "reclaim": self.stand_ins.reclaim,
             "act": self.referee.act,
         }
 
@@ -65,15 +90,21 @@ class Rooms:
         return await self.registry.get(room_id_or_code)
 
     def describe(self, room: LiveRoom) -> dict[str, Any]:
-        return describe(room, self.presence)
+        return describe(room, self.presence, self.absence_grace)
+
+    def people_here(self, room: LiveRoom) -> bool:
+        """Whether a seat's person is connected to the room (through any process)."""
+        return people_here(room, self.presence.connected_users(room.id))
 
     def presence_changed(self, room: LiveRoom) -> None:
-        """Someone connected or left: the room description (who is here) goes out again —
-        once for a burst of comings and goings within ``presence_delay``."""
+        """Someone connected or left (here or through another process): who is away is
+        stamped at once, and the room description (who is here, since when who is away)
+        goes out again — once for a burst of comings and goings within ``presence_delay``."""
+        self.away.room_changed(room)
         if room.id in self._presence_due:
             return
         self._presence_due.add(room.id)
-        asyncio.get_running_loop().call_later(self.presence_delay, self._presence_out, room)
+        self.clock.call_at(self.clock.now() + self.presence_delay, lambda: self._presence_out(room))
 
     def _presence_out(self, room: LiveRoom) -> None:
         self._presence_due.discard(room.id)
@@ -86,6 +117,8 @@ class Rooms:
         """A new room, refereed by this process."""
         room = await self.lobby.create(**details)
         await self.ownership.hold(room)
+        # Its absence stamps and timers start now, before anyone connects.
+        self.notifier.room_changed(room)
         return room
 
     async def join(
@@ -109,14 +142,23 @@ class Rooms:
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         return await self.get(str(await self.run(room, "rematch", {"user_id": user_id})))
 
-    async def act(self, room: LiveRoom, *, seat: int | None, version: object, action: Any) -> None:
-        await self.run(room, "act", {"seat": seat, "version": version, "action": action})
+    async def reclaim(self, room: LiveRoom, *, user_id: str) -> int:
+        """The person a computer stands in for takes their seat back; returns the seat."""
+        return int(await self.run(room, "reclaim", {"user_id": user_id}))
+
+    async def act(
+        self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
+    ) -> None:
+        """A person's action, for the seat they hold."""
+        await self.run(
+            room, "act", {"version": version, "action": action, "by": {"user_id": user_id}}
+        )
 
     def preview(
-        self, room: LiveRoom, *, seat: int | None, version: object, action: Any
+        self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
     ) -> dict[str, Any]:
         """Checked on this process's copy of the room: a preview changes nothing."""
-        return self.referee.preview(room, seat=seat, version=version, action=action)
+        return self.referee.preview(room, user_id=user_id, version=version, action=action)
 
     async def run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         """Run ``verb`` on the process that referees ``room``: here if this process owns
@@ -136,6 +178,7 @@ class Rooms:
     async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:
         new_room = await self.lobby.rematch(room, user_id=user_id)
         await self.ownership.hold(new_room)
+        self.notifier.room_changed(new_room)
         return new_room.id
 
     async def became_owner(self, room: LiveRoom) -> None:
@@ -147,4 +190,5 @@ class Rooms:
 
     async def close(self) -> None:
         self.bots.stop()
+        self.timers.stop()
         await self.storage.close()

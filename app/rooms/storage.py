@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine
@@ -82,12 +83,22 @@ class RoomStorage:
 
         return await self._in_session(load)
 
-    async def playing_room_ids(self) -> list[str]:
-        return await self._in_session(lambda session: store.playing_room_ids(session=session))
+    async def load_clock_state(self, room_id: str) -> dict[str, Any] | None:
+        """A room's stored turn clocks."""
 
-    async def public_room_ids(self) -> list[str]:
+        def load(session: Session) -> dict[str, Any] | None:
+            room = store.load_room(session=session, room_id=room_id)
+            return None if room is None else room.clock_state
+
+        return await self._in_session(load)
+
+    async def open_room_ids(self) -> list[str]:
+        """Rooms waiting or playing: loaded at start, so that their timers run."""
+        return await self._in_session(lambda session: store.open_room_ids(session=session))
+
+    async def public_room_ids(self, game: str | None = None) -> list[str]:
         return await self._in_session(
-            lambda session: [room.id for room in store.public_rooms(session=session)]
+            lambda session: store.public_room_ids(session=session, game=game)
         )
 
     async def code_taken(self, code: str) -> bool:
@@ -103,21 +114,44 @@ class RoomStorage:
         self,
         room_id: str,
         seat: int,
+        holder: dict[str, Any],
         *,
-        user_id: str | None,
-        bot: str | None,
-        name: str,
+        room_changes: dict[str, Any] | None = None,
         unrate_match_id: str | None = None,
     ) -> None:
+        """Give a seat to ``holder`` (see store.put_seat); ``room_changes`` go with it, and
+        with ``unrate_match_id`` that match stops being rated."""
         await self._in_session(
             lambda session: store.put_seat(
                 session=session,
                 room_id=room_id,
                 seat=seat,
-                user_id=user_id,
-                bot=bot,
-                name=name,
+                holder=holder,
+                room_changes=room_changes,
                 unrate_match_id=unrate_match_id,
+            )
+        )
+
+    async def update_room(self, room_id: str, **changes: Any) -> None:
+        """Change a room's host, status or clocks."""
+        await self._in_session(
+            lambda session: store.update_room(session=session, room_id=room_id, changes=changes)
+        )
+
+    async def abandon_match(
+        self,
+        room_id: str,
+        match_id: str,
+        scores: list[int],
+        clock_state: dict[str, Any] | None,
+    ) -> None:
+        await self._in_session(
+            lambda session: store.abandon_match(
+                session=session,
+                room_id=room_id,
+                match_id=match_id,
+                scores=scores,
+                clock_state=clock_state,
             )
         )
 
@@ -129,10 +163,20 @@ class RoomStorage:
             )
         )
 
-    async def start_match(self, room_id: str, match: Match, user_ids: Sequence[str | None]) -> None:
+    async def start_match(
+        self,
+        room_id: str,
+        match: Match,
+        user_ids: Sequence[str | None],
+        clock_state: dict[str, Any] | None = None,
+    ) -> None:
         await self._in_session(
             lambda session: store.start_match(
-                session=session, room_id=room_id, match=match, user_ids=user_ids
+                session=session,
+                room_id=room_id,
+                match=match,
+                user_ids=user_ids,
+                clock_state=clock_state,
             )
         )
 
@@ -145,14 +189,23 @@ class RoomStorage:
         action: dict[str, Any],
         result: tuple[list[int], list[int]] | None,
         room_id: str,
+        by: dict[str, Any],
+        timeout: bool = False,
+        at: datetime | None = None,
+        clock_state: dict[str, Any] | None = None,
     ) -> None:
         """Append one action (and, with ``result``, finish the match): the acknowledgement.
+
+        ``by`` says who made it, ``timeout`` whether the clock played it, ``clock_state``
+        is the room's turn clocks after it (written in the same transaction).
 
         Returns once committed. Raises ``event_log.SeqTaken`` (an ``IntegrityError``) when
         ``seq`` is taken — another writer was first — and any other database error as it
         comes; nothing is written then.
         """
-        await self.event_log.append(Event(match_id, seq, seat, action, room_id, result))
+        await self.event_log.append(
+            Event(match_id, seq, seat, action, room_id, result, by, timeout, at, clock_state)
+        )
 
     async def close(self) -> None:
         await self.event_log.close()

@@ -14,7 +14,7 @@ from app import history, store
 from app.confusables import name_key
 from app.deps import DbSession, MaybeUser
 from app.models import Match
-from app.review import match_record, review_frames
+from app.review import OVER, match_record, review_frames
 from app.rooms import RoomError
 from app.store import MatchFilters
 from app.transcript import transcript
@@ -30,7 +30,7 @@ def _match_or_404(session: DbSession, match_id: str) -> Match:
 
 
 def _finished_or_409(match: Match) -> None:
-    if match.status != "finished":
+    if match.status not in OVER:
         raise RoomError("not_finished", "A match can be reviewed once it is over.", 409)
 
 
@@ -59,7 +59,8 @@ def list_matches(
     cursor: str | None = None,
     limit: int = Query(50, ge=1, le=200),
 ) -> dict[str, Any]:
-    """Finished matches, newest first, a page at a time (``user=me`` means the caller)."""
+    """Finished and abandoned matches, newest first, a page at a time (``user=me`` means
+    the caller)."""
     viewer = user.id if user else None
     if game is not None and game not in games.REGISTRY:
         raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)

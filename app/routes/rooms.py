@@ -1,5 +1,6 @@
 """Rooms over HTTP: open one, look rooms up, and the lobby verbs (join, leave, computer
-players, free a seat, start, rematch). Each answers with the room's description."""
+players, free a seat, start, rematch, take a seat back). Each answers with the room's
+description."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, status
 
+import games
 from app.deps import CurrentUser, LiveRooms
 from app.rooms import RoomError
 from app.schemas import BotIn, RoomIn, SeatIn
@@ -28,16 +30,23 @@ async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict
         options=body.options,
         visibility=body.visibility,
         rated=body.rated,
+        clock=None if body.clock is None else body.clock.model_dump(),
     )
     return rooms.describe(room)
 
 
 @router.get("")
-async def list_rooms(rooms: LiveRooms) -> list[dict[str, Any]]:
-    return [
-        rooms.describe(await rooms.get(room_id))
-        for room_id in await rooms.storage.public_room_ids()
-    ]
+async def list_rooms(rooms: LiveRooms, game: str | None = None) -> list[dict[str, Any]]:
+    """The open tables: public rooms waiting or playing with a person at them, newest
+    first (only ``game``'s, when given)."""
+    if game is not None and game not in games.REGISTRY:
+        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+    listed = []
+    for room_id in await rooms.storage.public_room_ids(game):
+        room = await rooms.get(room_id)
+        if not room.ended and rooms.people_here(room):
+            listed.append(rooms.describe(room))
+    return listed
 
 
 @router.get("/{room_id}")
@@ -86,6 +95,14 @@ async def start_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[
     room = await rooms.get(room_id)
     await rooms.start(room, user_id=user.id)
     return rooms.describe(room)
+
+
+@router.post("/{room_id}/reclaim")
+async def reclaim(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    """Take back the seat a computer plays for you."""
+    room = await rooms.get(room_id)
+    seat = await rooms.reclaim(room, user_id=user.id)
+    return {"seat": seat, "room": rooms.describe(room)}
 
 
 @router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)

@@ -45,11 +45,15 @@ def describe_validation(error: ValidationError) -> str:
     return f"Bad message: {where or 'message'}: {first['msg']}."
 
 
-def preview_reply(rooms: Rooms, room: LiveRoom, seat: int | None, message: PreviewMessage) -> str:
+def preview_reply(
+    rooms: Rooms, room: LiveRoom, user_id: str | None, message: PreviewMessage
+) -> str:
     """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
     try:
-        result = rooms.preview(room, seat=seat, version=message.version, action=message.action)
+        result = rooms.preview(
+            room, user_id=user_id, version=message.version, action=message.action
+        )
     except RoomError as error:
         reply.update(ok=False, code=error.code, message=error.message)
     else:
@@ -85,10 +89,19 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=TRY_AGAIN_LATER)
         return
 
-    connection = Connection(websocket, user_id, room, rooms.presence, settings.max_send_queue)
+    connection = Connection(
+        websocket,
+        user_id,
+        room,
+        rooms.presence,
+        settings.max_send_queue,
+        clock=rooms.clock,
+        grace=rooms.absence_grace,
+    )
     hub.add(connection)
-    rooms.presence_changed(room)
+    rooms.presence_changed(room)  # the others hear of the newcomer a moment later ...
     connection.start()
+    connection.notify()  # ... the newcomer gets the room and its view at once
     try:
         await serve(websocket, connection, rooms, settings)
     except asyncio.CancelledError:
@@ -140,15 +153,14 @@ async def serve(
         except ValidationError as error:
             connection.reply(error_message("bad_message", describe_validation(error)))
             continue
-        seat = room.seat_of(user_id)
         if isinstance(parsed, PreviewMessage):
-            connection.reply(preview_reply(rooms, room, seat, parsed))
+            connection.reply(preview_reply(rooms, room, user_id, parsed))
             continue
         if not isinstance(parsed, ActMessage):
             connection.reply('{"type":"pong"}')
             continue
         try:
-            await rooms.act(room, seat=seat, version=parsed.version, action=parsed.action)
+            await rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
         except RoomError as error:
             connection.reply(error_message(error.code, error.message))
         except Exception as error:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.helpers import NewClient, make_app, running
+from tests.app.helpers import NewClient, Timed, make_app, running, timed_app
 from tests.app.redis_server import RedisServer
 
 
@@ -22,6 +22,13 @@ def new_client(database_url: str, tmp_path: Path) -> Iterator[NewClient]:
     app = make_app(database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000)
     with running(app) as factory:
         yield factory
+
+
+@pytest.fixture
+def timed(database_url: str, tmp_path: Path) -> Iterator[Timed]:
+    """A running app on each backend whose clock the test moves by hand."""
+    with timed_app(database_url, tmp_path) as app:
+        yield app
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Helpers for driving the server in tests: app construction and a seated room."""
+"""Helpers for driving the server in tests: app construction (with a clock the test
+moves, when time matters), a seated room, and reading messages."""
 
 from __future__ import annotations
 
@@ -13,15 +14,18 @@ from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
 from app.main import create_app
+from app.rooms.time_source import iso_at
+from tests.app.manual_clock import ManualClock
 
 
 def make_settings(url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    """Settings for an app under test: computer players act at once, and comings and goings
+    are told at once (tests of the gathering set ``presence_delay`` themselves)."""
     return Settings(
         database_url=url,
         secret_key="test-secret",
         data_dir=tmp_path,
-        bot_delay=0.0,
-        **overrides,
+        **{"bot_delay": 0.0, "presence_delay": 0.0, **overrides},
     )
 
 
@@ -125,8 +129,60 @@ def state_at(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
             return message
 
 
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+class Timed:
+    """A running app whose rooms keep time by a :class:`ManualClock`: ``advance`` moves
+    time on (on the app's event loop), and nothing waits for real time."""
+
+    def __init__(self, app: Any, main: TestClient, clock: ManualClock) -> None:
+        self.app = app
+        self.main = main
+        self.clock = clock
+
+    def client(self, name: str | None = None) -> TestClient:
+        client = TestClient(self.app)
+        client.portal = self.main.portal
+        if name is not None:
+            response = client.post("/api/session", json={"name": name})
+            assert response.status_code == 200, response.text
+        return client
+
+    def advance(self, seconds: float) -> None:
+        assert self.main.portal is not None
+        self.main.portal.call(self.clock.advance, seconds)
+
+    def iso(self, after: float = 0.0) -> str:
+        """The clock's time now (plus ``after`` seconds) as the wire writes it."""
+        return iso_at(self.clock.now() + after) or ""
+
+
+@contextmanager
+def timed_app(
+    url: str, tmp_path: Path, clock: ManualClock | None = None, **overrides: Any
+) -> Iterator[Timed]:
+    """An app on ``url`` whose clock the test moves (computer players act at once unless
+    ``bot_delay`` says otherwise: a delay passes only when the clock is moved on)."""
+    clock = clock or ManualClock()
+    settings = make_settings(
+        url, tmp_path, **{"rate_per_second": 1000.0, "rate_burst": 1000, **overrides}
+    )
+    app = create_app(settings, clock=clock)
+    with TestClient(app) as main:
+        yield Timed(app, main, clock)
+
+
+def eventually(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    """Poll ``check`` until it returns something true (work the clock set off runs on the
+    app's loop after ``advance`` returns); fail after ``timeout`` real seconds."""
     deadline = time.monotonic() + timeout
-    while not condition():
+    while True:
+        value = check()
+        if value:
+            return value
         assert time.monotonic() < deadline, f"gave up waiting: {what}"
         time.sleep(0.01)
+
+
+def room_of(client: TestClient, room_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/rooms/{room_id}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from tests.app.helpers import wait_for
+from tests.app.helpers import eventually
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
@@ -90,7 +90,7 @@ def test_a_match_across_two_processes_shows_each_seat_its_own_view(
     # Each process describes the room with everyone connected anywhere (presence travels
     # between processes within moments).
     for server in (a, b):
-        wait_for(
+        eventually(
             lambda url=server.url: (
                 [s["connected"] for s in ann.http.get(f"{url}/api/rooms/{room_id}").json()["seats"]]
                 == [True, True]
@@ -156,3 +156,42 @@ def test_one_process_alone_needs_no_redis(live_server_factory: Factory) -> None:
     room = ann.http.post("/api/rooms", json={"game": "cupid", "seats": 2}).json()
     assert orjson.loads(ann.http.get(f"/api/rooms/{room['id']}").content)["status"] == "waiting"
     ann.close()
+
+
+def test_clocks_and_absence_read_the_same_through_every_process(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    """The owner keeps the time (turn clocks, since when a seat's person is away); every
+    process shows its copy of the room with the owner's times."""
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    ann, bob = Seat(a, "Ann"), Seat(b, "Bob")
+    body = {"game": "cupid", "seats": 2, "clock": {"turn": 60, "bank": 120}}
+    room_id = ann.http.post("/api/rooms", json=body).json()["id"]
+    assert bob.http.post(f"/api/rooms/{room_id}/join", json={}).status_code == 200
+    assert ann.http.post(f"/api/rooms/{room_id}/start").status_code == 200
+    eve, anonymous = Seat(b, "Eve"), Seat(a, None)
+    everyone = (ann, bob, eve, anonymous)  # on a, b, b, a
+    for seat in everyone:
+        seat.connect(room_id)
+    first = [seat.state_at(0)["clocks"] for seat in everyone]
+    assert first[0] is not None and all(clocks == first[0] for clocks in first)
+    assert sum(clock["deadline"] is not None for clock in first[0]) == 1
+    play([ann, bob], [eve, anonymous], 0, random.Random(4), 1)
+    second = [seat.state_at(1)["clocks"] for seat in everyone]
+    assert all(clocks == second[0] for clocks in second) and second != first
+    # Bob's tab closes on b; a (the owner) stamps since when, and both processes say it.
+    assert bob.ws is not None
+    bob.ws.close()
+
+    def away_on(server: LiveServer) -> Any:
+        return ann.http.get(f"{server.url}/api/rooms/{room_id}").json()["seats"][1]
+
+    deadline = time.monotonic() + 20
+    while not (away_on(a)["away_since"] and away_on(b)["away_since"]):
+        assert time.monotonic() < deadline, "Bob was never counted away on both processes"
+        time.sleep(0.05)
+    assert away_on(a) == away_on(b)
+    assert away_on(a)["connected"] is False
+    for seat in (ann, eve, anonymous):
+        seat.close()
+    bob.http.close()

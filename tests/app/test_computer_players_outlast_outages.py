@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from app.db import make_engine
 from app.main import create_app
 from app.rooms.storage import RoomStorage
-from tests.app.helpers import make_settings, running, state_at, wait_for
+from tests.app.helpers import eventually, make_settings, running, state_at
 from tests.app.live_clients import Seat
 from tests.app.tcp_proxy import TcpProxy
 from tests.conftest import LiveServer
@@ -48,7 +48,7 @@ def test_a_computer_retries_through_a_failing_store(database_url: str, tmp_path:
         with ann.websocket_connect(f"/ws/rooms/{room['id']}") as ws:
             storage.down = True
             assert ann.post(f"/api/rooms/{room['id']}/start").status_code == 200
-            wait_for(lambda: storage.refused >= 3, "the computer to try (and fail) three times")
+            eventually(lambda: storage.refused >= 3, "the computer to try (and fail) three times")
             assert ann.get(f"/api/rooms/{room['id']}").json()["version"] == 0
             storage.down = False
             state = state_at(ws, 1)
@@ -71,7 +71,7 @@ def test_a_computer_moves_once_a_stopped_database_is_back(
         ann.connect(room["id"])
         assert ann.http.post(f"/api/rooms/{room['id']}/start").status_code == 200
         proxy.cut()  # the database stops before the computer's first move (1 s after start)
-        wait_for(
+        eventually(
             lambda: "could not move" in server.log_path.read_text(),
             "the computer's move to meet the stopped database",
         )

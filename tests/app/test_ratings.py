@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -21,7 +22,7 @@ from app.models import Match, Rating, RatingChange
 from app.ratings import settle_match
 from app.ratings.model import ranks
 from app.rooms.event_log import Event, EventLog, SeqTaken
-from tests.app.helpers import NewClient, account, play_out, state_at
+from tests.app.helpers import NewClient, account, make_app, next_of, play_out, running, state_at
 from tests.app.test_api import error_of
 from tests.conftest import ROOT
 
@@ -78,7 +79,7 @@ def test_a_rated_match_changes_ratings_once(new_client: NewClient, database_url:
     with ann.websocket_connect(f"/ws/rooms/{room['id']}") as ws:
         state_at(ws, last["version"])
         ws.send_json({"type": "act", "version": last["version"] - 1, "action": {"type": "pass"}})
-        assert ws.receive_json()["code"] == "match_over"
+        assert next_of(ws, "error")["code"] == "match_over"
     # ...the last event written again (a retry after an unknown outcome) is a taken seq...
     engine = make_engine(database_url)
     log = EventLog(engine, [settle_match])
@@ -162,7 +163,16 @@ def test_the_rebuild_command_reproduces_every_rating(
     assert snapshot(database_url) == before
 
 
-def test_rated_tables_are_for_accounts_without_computers(new_client: NewClient) -> None:
+def test_rated_tables_are_for_accounts_without_computers(database_url: str, tmp_path: Path) -> None:
+    # No absence grace: a seat whose person is gone may be given to a computer at once.
+    app = make_app(
+        database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000, absence_grace=0.0
+    )
+    with running(app) as new_client:
+        _rated_tables_are_for_accounts_without_computers(new_client)
+
+
+def _rated_tables_are_for_accounts_without_computers(new_client: NewClient) -> None:
     guest = new_client("Gus")
     body = {"game": "cupid", "seats": 2, "rated": True}
     error_of(guest.post("/api/rooms", json=body), 403, "account_needed")

@@ -7,9 +7,11 @@ import asyncio
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import orjson
+from starlette.testclient import WebSocketTestSession
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
@@ -17,7 +19,8 @@ from websockets.uri import parse_uri
 
 from app.hub import Connection, Hub
 from app.rooms.referee import begin
-from tests.app.helpers import make_app, next_of, running
+from app.rooms.time_source import SystemClock
+from tests.app.helpers import timed_app
 from tests.app.test_stuck_clients import a_room
 from tests.conftest import LiveServer
 
@@ -44,7 +47,7 @@ def test_an_answer_is_not_overtaken_by_the_state_of_a_later_message() -> None:
     async def scenario() -> list[str]:
         room = a_room()
         socket = RecordingSocket()
-        connection = Connection(socket, None, room, Hub(), 16)  # type: ignore[arg-type]
+        connection = Connection(socket, None, room, Hub(), 16, clock=SystemClock(), grace=60.0)  # type: ignore[arg-type]
         connection.start()
         connection.reply('{"type":"pong","n":0}')  # goes out, and the client is slow
         await asyncio.sleep(0)
@@ -63,7 +66,7 @@ def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
     async def scenario() -> list[str]:
         room = a_room()
         socket = RecordingSocket()
-        connection = Connection(socket, None, room, Hub(), 16)  # type: ignore[arg-type]
+        connection = Connection(socket, None, room, Hub(), 16, clock=SystemClock(), grace=60.0)  # type: ignore[arg-type]
         connection.start()
         connection.reply('{"type":"pong"}')
         await asyncio.sleep(0)  # the pong is on its way; the client is slow
@@ -128,25 +131,27 @@ def test_a_burst_is_told_once_then_closed_with_a_close_frame(
     ann.close()
 
 
+def until_pong(ws: WebSocketTestSession) -> list[dict[str, Any]]:
+    """Ping, and return everything received before the pong."""
+    ws.send_json({"type": "ping"})
+    received = []
+    while (message := ws.receive_json())["type"] != "pong":
+        received.append(message)
+    return received
+
+
 def test_comings_and_goings_reach_a_watcher_coalesced(database_url: str, tmp_path: Path) -> None:
-    app = make_app(
-        database_url, tmp_path, rate_per_second=1000.0, rate_burst=1000, presence_delay=0.05
-    )
-    with running(app) as new_client:
-        ann, bob = new_client("Ann"), new_client("Bob")
+    with timed_app(database_url, tmp_path, presence_delay=0.2) as app:
+        ann, bob = app.client("Ann"), app.client("Bob")
         rid = ann.post("/api/rooms", json={"game": "cupid"}).json()["id"]
         with ann.websocket_connect(f"/ws/rooms/{rid}") as watcher:
-            assert next_of(watcher, "room")["room"]["watchers"] == 1
-            for _ in range(30):
-                with bob.websocket_connect(f"/ws/rooms/{rid}"):
-                    pass
-            # Once everyone is gone again the description says one watcher; count how many
-            # descriptions it took to get there.
-            descriptions = 0
-            while True:
-                message = watcher.receive_json()
-                assert message["type"] == "room"
-                descriptions += 1
-                if message["room"]["watchers"] == 1:
-                    break
-    assert descriptions <= 10  # 60 comings and goings, told in a few descriptions
+            app.advance(0.2)
+            until_pong(watcher)  # the room as the watcher found it, and once it was in
+            for _ in range(30):  # 60 comings and goings, well within the gathering time
+                with bob.websocket_connect(f"/ws/rooms/{rid}") as visit:
+                    visit.receive_json()  # in the room, then gone
+            app.advance(0.2)
+            told = until_pong(watcher)
+    # One description for all of them, saying who is here now: the watcher alone.
+    assert [m["type"] for m in told] == ["room"]
+    assert told[0]["room"]["watchers"] == 1

@@ -11,6 +11,7 @@ import games
 from app import hub as hub_module
 from app.hub import Connection, Hub
 from app.rooms.records import LiveRoom
+from app.rooms.time_source import SystemClock
 
 
 class StuckSocket:
@@ -39,6 +40,7 @@ def a_room() -> LiveRoom:
         host_id="u1",
         created_at="2026-11-23T00:00:00Z",
         seats=[None, None],
+        away_since=[None, None],
     )
 
 
@@ -47,7 +49,15 @@ def test_a_connection_stuck_sending_is_dropped(monkeypatch: pytest.MonkeyPatch) 
 
     async def scenario() -> tuple[Connection, StuckSocket, bool]:
         hub, socket = Hub(), StuckSocket()
-        connection = Connection(socket, None, a_room(), hub, 8)  # type: ignore[arg-type]
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            None,
+            a_room(),
+            hub,
+            8,
+            clock=SystemClock(),
+            grace=60.0,
+        )
         hub.add(connection)
         served = asyncio.Event()
 
@@ -75,7 +85,15 @@ def test_a_connection_stuck_sending_is_dropped(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_a_connection_that_reads_is_never_dropped() -> None:
-    connection = Connection(StuckSocket(), None, a_room(), Hub(), 8)  # type: ignore[arg-type]
+    connection = Connection(
+        StuckSocket(),  # type: ignore[arg-type]
+        None,
+        a_room(),
+        Hub(),
+        8,
+        clock=SystemClock(),
+        grace=60.0,
+    )
     assert not connection.drop_if_stuck(now=1e9)  # no send waiting
     connection.sending_since = 100.0
     assert not connection.drop_if_stuck(now=100.0 + hub_module.SEND_TIMEOUT / 2)

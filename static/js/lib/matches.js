@@ -1,8 +1,10 @@
-// matches.js — one finished match as a list item, shared by the history and player pages:
-// the game and when, each player (a link to their page for accounts) with their score,
-// the winners, the rating changes of a rated match, and links to the review and the
-// downloads (the JSON record and the text transcript).
+// matches.js — one finished (or abandoned) match as a list item, shared by the history and
+// player pages: the game and when, each player (a link to their page for accounts) with
+// their score, the winners, who played which moves where a computer stood in or the clock
+// played, the rating changes of a rated match, and links to the review and the downloads
+// (the JSON record and the text transcript).
 
+import { credited, playedBy } from "./credit.js";
 import { formatDate, h } from "./dom.js";
 
 /** "+12", "−8", "±0": a rating change as people write it. */
@@ -37,16 +39,22 @@ function ratingChange(change) {
 export function matchItem(match) {
   const winners = new Set(match.winners || []);
   const changes = new Map((match.ratings || []).map((c) => [c.seat, c]));
-  const players = (match.seats || []).map((p) =>
-    h(
+  const players = (match.seats || []).map((p) => {
+    const note = playedBy(p);
+    return h(
       "li",
-      { class: winners.has(p.seat) ? "winner" : "" },
+      {
+        class: `${winners.has(p.seat) ? "winner" : ""}${credited(p) ? "" : " not-credited"}`,
+        dataset: { seat: String(p.seat) },
+      },
       h("span", {}, playerName(p)),
       h("strong", {}, String(match.scores?.[p.seat] ?? "")),
       winners.has(p.seat) ? h("span.sr-only", {}, " (winner)") : null,
       ratingChange(changes.get(p.seat)),
-    ),
-  );
+      note ? h("span.played-by.small.muted", {}, `${p.name} — ${note}`) : null,
+      credited(p) ? null : h("span.small.muted", {}, `(not counted as ${p.name}'s result)`),
+    );
+  });
   const base = `/api/matches/${match.id}`;
   return h(
     "li.match-item",
@@ -55,6 +63,7 @@ export function matchItem(match) {
       "div.match-head",
       {},
       h("strong", {}, match.title),
+      match.status === "abandoned" ? h("span.badge", {}, "abandoned") : null,
       match.rated ? h("span.badge.rated", {}, "rated") : null,
       h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
     ),

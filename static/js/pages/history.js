@@ -1,6 +1,7 @@
-// history.js — your finished matches and everyone's public ones, filtered by game, player,
-// result and dates, a page at a time (the server's cursor); each with its players, result,
-// rating changes and links to its review and downloads.
+// history.js — your finished (and abandoned) matches and everyone's public ones, filtered by
+// game, player, result and dates, a page at a time (the server's cursor); each with its
+// players, result, who played which moves, rating changes and links to its review and
+// downloads.
 
 import { get } from "../lib/api.js";
 import { $, h, showError } from "../lib/dom.js";

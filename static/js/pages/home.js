@@ -1,6 +1,7 @@
-// home.js — the lobby: choose a game, your name, seats, options and visibility, and open a
-// table; join by code; and see the public tables to join or watch. The option fields are
-// built from each game's options schema (GET /api/games), so the page knows no rules.
+// home.js — the lobby: choose a game, your name, seats, options, a turn clock and
+// visibility, and open a table; join by code; and see the public tables with someone at
+// them (of one game, if chosen) to join or watch. The option fields are built from each
+// game's options schema (GET /api/games), so the page knows no rules.
 
 import { ApiError, get, post } from "../lib/api.js";
 import { cardEl } from "../lib/cards.js";
@@ -115,6 +116,12 @@ function readOptions() {
   return options;
 }
 
+/** The chosen turn clock preset ("30+120": turn + bank, in seconds), or null. */
+function readClock() {
+  const [turn, bank] = $("#clock").value.split("+").map(Number);
+  return turn ? { turn, bank } : null;
+}
+
 async function ensureName(input) {
   const wanted = input.value.trim();
   if (wanted && wanted !== currentUser()?.name) await saveName(wanted);
@@ -138,6 +145,7 @@ $("#create-form").addEventListener("submit", async (event) => {
       options: readOptions(),
       visibility: $('input[name="visibility"]:checked').value,
       rated: $("#rated").checked,
+      clock: readClock(),
     });
     location.assign(`/rooms/${room.id}`);
   } catch (err) {
@@ -183,6 +191,9 @@ function roomItem(room) {
         { class: waiting ? "open" : "live" },
         waiting ? `${plural(free, "free seat")}` : "Playing",
       ),
+      room.clock
+        ? h("span.badge", { title: "Turn clock" }, `${room.clock.turn} s + ${room.clock.bank} s`)
+        : null,
       h("span.small.muted.room-players", {}, names.join(", ")),
     ),
     h(
@@ -197,7 +208,8 @@ function roomItem(room) {
 async function loadRooms() {
   const list = $("#room-list");
   try {
-    const rooms = await get("/rooms");
+    const game = $("#room-game").value;
+    const rooms = await get(game ? `/rooms?game=${encodeURIComponent(game)}` : "/rooms");
     list.replaceChildren(
       ...(rooms.length
         ? rooms.map(roomItem)
@@ -209,6 +221,7 @@ async function loadRooms() {
 }
 
 $("#refresh-rooms").addEventListener("click", loadRooms);
+$("#room-game").addEventListener("change", loadRooms);
 
 async function init() {
   const wanted = new URLSearchParams(location.search).get("game");

@@ -1,7 +1,7 @@
 // lobby.js — the room's lobby while seats fill: the game and its rules, the invite link
 // and code (with a copy button), the table's options, the seats (sit here, add a computer
 // player, remove someone, for the host), your name before you sit, start and leave, and a
-// hint saying what the table waits for. Every refusal is shown next to the seat or button
+// hint saying what the table waits for (or that the host is away, and what happens then). Every refusal is shown next to the seat or button
 // that caused it.
 
 import { del, post } from "../lib/api.js";
@@ -151,6 +151,11 @@ function hint(seated, free) {
     return free
       ? `Waiting for ${more}. Send the link, or add computer players.`
       : "Everyone is here.";
+  }
+  const host = state.room.seats.find((s) => s.user_id === state.room.host_id);
+  if (host && !host.connected) {
+    const grace = Math.round(state.room.absence_grace ?? 60);
+    return `The host, ${host.name}, is away. If they are away for ${grace} s, the next person here becomes the host.`;
   }
   return free ? `Waiting for ${more}.` : "Waiting for the host to start.";
 }

@@ -1,8 +1,10 @@
 // review.js — step through a finished match move by move (GET /api/matches/{id}/review):
-// every hand shown, the move described, and the score progression drawn as a chart with a
-// marker at the current move. Keyboard: ← → step, Home/End jump, Space plays.
+// every hand shown, the move described (and who made it, where a computer stood in or the
+// clock played), and the score progression drawn as a chart with a marker at the current
+// move. Keyboard: ← → step, Home/End jump, Space plays.
 
 import { get } from "../lib/api.js";
+import { credited, playedBy } from "../lib/credit.js";
 import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
 import { Table } from "../table/table.js";
 import { initChrome } from "./common.js";
@@ -45,7 +47,15 @@ function describe(index) {
   const line = game.describeLast
     ? game.describeLast({ seat: frame.event.seat, ...frame.event.action }, ctx)
     : null;
-  return line || `${ctx.name(frame.event.seat)}: ${frame.event.action.type}`;
+  return `${line || `${ctx.name(frame.event.seat)}: ${frame.event.action.type}`}${who(frame.event)}`;
+}
+
+/** Who made a move, when it was not the seat's own player. */
+function who(event) {
+  const player = (record.seats || []).find((p) => p.seat === event.seat);
+  if (event.timeout) return " (time ran out: the clock played this move)";
+  if (event.by?.bot && player?.user_id) return " (played by a computer standing in)";
+  return "";
 }
 
 /** The numbers the chart follows: the game's choice (e.g. Usurp's Hand Points) or the scores. */
@@ -165,6 +175,12 @@ function facts() {
   const items = [
     ["Game", record.title],
     ["Players", room.seats.map((s) => s.name).join(", ")],
+    ...(record.seats || [])
+      .filter((p) => playedBy(p))
+      .map((p) => [
+        p.name,
+        `${playedBy(p)}${credited(p) ? "" : ` — the result is not counted as ${p.name}'s`}`,
+      ]),
     ["Winner", listWords(winners) || "—"],
     [
       "Final score",

@@ -2,13 +2,15 @@
 // room's WebSocket. This page owns the socket: the table acts and asks for previews through
 // the functions given to it here. Watchers get the public view; a player's connection gets
 // their seat's view. Reconnects restore the table without a reload; every refusal is shown
-// in words next to what caused it.
+// in words next to what caused it. It also says when the host role moves on, lets a person
+// take back the seat a computer plays for them, and says when a table has closed.
 
 import { get, post } from "../lib/api.js";
-import { $, announce, boot, showError } from "../lib/dom.js";
+import { $, announce, boot, seatName, showError } from "../lib/dom.js";
 import { RoomSocket } from "../lib/socket.js";
+import { noteServerTime } from "../table/clocks.js";
 import { Table } from "../table/table.js";
-import { initChrome, onRename, setConnection } from "./common.js";
+import { currentUser, initChrome, onRename, setConnection } from "./common.js";
 import { initLobby, isHost, showLobby } from "./lobby.js";
 
 initChrome();
@@ -28,6 +30,39 @@ function renderLobby() {
   showLobby(room);
 }
 
+/** A table closed before its match started: say so instead of the lobby. */
+function renderClosed() {
+  tableWrap.hidden = true;
+  $("#lobby").hidden = true;
+  $("#room-loading").hidden = true;
+  showError($("#room-error"), "This table closed: nobody was at it for a long while.");
+}
+
+/** Tell everyone when the host role moved on (the host left, or was away too long). */
+function noticeHost(before) {
+  if (!before || before.host_id === room.host_id) return;
+  const seatOf = (r, id) => r.seats.find((s) => s.user_id === id || s.stand_in_for?.user_id === id);
+  const old = seatOf(before, before.host_id);
+  const now = seatOf(room, room.host_id);
+  const who = room.host_id === currentUser()?.id ? "You are" : `${now?.name || "Someone"} is`;
+  const why = old && !old.connected ? `: ${old.name} was away` : "";
+  const text = `${who} now the host${why}.`;
+  const notice = $("#room-notice");
+  notice.textContent = text;
+  notice.hidden = false;
+  announce(text);
+}
+
+async function reclaim() {
+  try {
+    const taken = await post(`/rooms/${room.id}/reclaim`);
+    announce(`You are back in your seat, ${seatName(taken.room, taken.seat)}.`);
+  } catch (err) {
+    table.showError(err.message, "reclaim");
+    announce(err.message, true);
+  }
+}
+
 function ensureTable() {
   if (table) return table;
   $("#lobby").hidden = true;
@@ -37,6 +72,8 @@ function ensureTable() {
     onAct: (action, version) => socket.act(version, action),
     preview: (action, version) => socket.preview(version, action),
     isHost: () => isHost(room),
+    userId: () => currentUser()?.id,
+    onReclaim: reclaim,
     onReplace: async (seat) => {
       try {
         await post(`/rooms/${room.id}/bots`, { seat });
@@ -61,6 +98,7 @@ function ensureTable() {
 }
 
 function onMessage(message) {
+  if (message.now) noteServerTime(message.now);
   if (message.type === "room") {
     const before = room;
     room = message.room;
@@ -68,9 +106,12 @@ function onMessage(message) {
     $("#room-loading").hidden = true;
     if (room.status === "waiting") {
       renderLobby();
+    } else if (room.status === "closed") {
+      renderClosed();
     } else if (table) {
       table.updateRoom(room);
     }
+    noticeHost(before);
     if (before && before.status === "waiting" && room.status === "playing") {
       announce("The match has started.");
     }
@@ -85,6 +126,7 @@ function onMessage(message) {
       version: message.version,
       seat: message.seat,
       event: message.event,
+      clocks: message.clocks,
     });
     return;
   }
@@ -138,6 +180,8 @@ async function init() {
   if (room.status === "waiting") {
     $("#room-loading").hidden = true;
     renderLobby();
+  } else if (room.status === "closed") {
+    renderClosed();
   }
   socket = new RoomSocket(room.id, { onMessage, onStatus });
   socket.connect();

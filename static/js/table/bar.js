@@ -57,7 +57,9 @@ export function turnBanner(ctx) {
   const { view } = ctx;
   const toAct = view.to_act || [];
   let headline = "";
-  if (view.over) {
+  if (ctx.room?.status === "abandoned") {
+    headline = "This match was abandoned: nobody stayed at the table";
+  } else if (view.over) {
     const winners = view.winners || [];
     headline = winners.length ? `${winnersLine(ctx, winners)}!` : "The match is over";
   } else if (ctx.me !== null && toAct.includes(ctx.me)) {
@@ -67,7 +69,7 @@ export function turnBanner(ctx) {
   }
   let state = "";
   if (ctx.canAct) state = "mine";
-  else if (view.over) state = "over";
+  else if (view.over || ctx.room?.status === "abandoned") state = "over";
   return h(
     "div.turn-banner",
     { class: state },

@@ -6,7 +6,7 @@
 import { cardEl, cardName } from "../lib/cards.js";
 
 /**
- * @param {object} frame {room, view, version, seat, event, hands?}
+ * @param {object} frame {room, view, version, seat, event, clocks?, hands?}
  * @param {object} table what the frame is drawn for:
  *   {game, pack, mode, act(action, slot), preview(action, version), redraw(focusKey), keep(key, create)}
  */
@@ -36,7 +36,11 @@ export function makeContext(frame, table) {
     card: (code, opts = {}) => cardEl(code, pack, { titles, ...opts }),
     cardName: (code) => cardName(code, pack, titles),
     legal: view.legal_actions || [],
-    canAct: mode === "live" && me !== null && (view.to_act || []).includes(me),
+    canAct:
+      mode === "live" &&
+      me !== null &&
+      (room?.status ?? "playing") === "playing" &&
+      (view.to_act || []).includes(me),
     hands: frame.hands || null,
     /** Send an action; a refusal is shown in the `.action-error[data-slot=slot]` element. */
     act: (action, slot) => table.act(action, slot),

@@ -1,10 +1,13 @@
 // plates.js — the players around the table, each on a plate: name and avatar, dealer chip,
-// presence (connected or away), the hand as face-down backs (or face up in a review), points,
-// the game's own facts (seatExtras), whose turn, and for the host the button that lets a
-// computer play for a player who has gone. Everyone but you sits clockwise from your left.
+// presence (connected, or an "away" badge), a "computer" badge (and whom it plays for), the
+// hand as face-down backs (or face up in a review), points, the game's own facts
+// (seatExtras), whose turn and the turn clock, and for the host the button that lets a
+// computer play for a player away longer than the absence grace. Everyone but you sits
+// clockwise from your left.
 
 import { backsEl } from "../lib/cards.js";
 import { h, plural } from "../lib/dom.js";
+import { clockEl, whenReady } from "./clocks.js";
 
 /**
  * Everyone but me, clockwise from my left (seat + 1 is on seat's left); a spectator sees all.
@@ -25,8 +28,33 @@ function status(ctx, seat, holder, toAct) {
   if (toAct && !view.over) words.push("to play");
   if (view.dealer === seat) words.push("dealer");
   if (holder?.bot) words.push("computer");
+  if (holder?.stand_in_for) words.push(`playing for ${holder.stand_in_for.name}`);
   else if (holder && ctx.mode === "live" && !holder.connected) words.push("away");
   return words;
+}
+
+/** The "computer" and "away" badges on a plate, on a row of their own (or nothing). */
+function badgeRow(ctx, holder) {
+  const shown = badges(ctx, holder);
+  return shown.length ? h("div.plate-badges", {}, shown) : null;
+}
+
+function badges(ctx, holder) {
+  if (!holder) return [];
+  if (holder.bot) {
+    const standIn = holder.stand_in_for;
+    return [
+      h(
+        "span.badge.computer",
+        { title: standIn ? `A computer plays for ${standIn.name}` : "A computer player" },
+        standIn ? `computer for ${standIn.name}` : "computer",
+      ),
+    ];
+  }
+  if (ctx.mode === "live" && !holder.connected) {
+    return [h("span.badge.away", { title: "Not connected to this table" }, "away")];
+  }
+  return [];
 }
 
 export function plate(ctx, seat, parts) {
@@ -69,6 +97,7 @@ export function plate(ctx, seat, parts) {
           })
         : null,
     ),
+    badgeRow(ctx, holder),
     shownHand
       ? h(
           "div.open-hand",
@@ -88,18 +117,24 @@ export function plate(ctx, seat, parts) {
       toAct && !view.over
         ? h("span.turn-chip", {}, seat === ctx.me ? "Your turn" : "To play")
         : null,
+      clockEl(ctx, seat),
     ),
     replaceButton(ctx, seat, holder, parts.replace),
   );
 }
 
-/** The host may let a computer finish for a player who has gone. */
+/** The host may let a computer play for a player away longer than the absence grace (the
+ * button counts the grace down; the player may take the seat back when they return). */
 function replaceButton(ctx, seat, holder, replace) {
-  if (ctx.mode !== "live" || !replace) return null;
+  if (ctx.mode !== "live" || !replace || ctx.room?.status !== "playing") return null;
   if (!holder || holder.bot || holder.connected || seat === ctx.me || ctx.view.over) return null;
-  return h(
-    "button.btn.small.replace",
-    { type: "button", "data-key": `replace:${seat}`, onclick: () => replace(seat) },
-    `Let a computer play for ${ctx.name(seat)}`,
-  );
+  const awaySince = Date.parse(holder.away_since ?? "");
+  const graceMs = (ctx.room.absence_grace ?? 0) * 1000;
+  const button = h("button.btn.small.replace", {
+    type: "button",
+    "data-key": `replace:${seat}`,
+    onclick: () => replace(seat),
+  });
+  const label = `Let a computer play for ${ctx.name(seat)}`;
+  return whenReady(button, Number.isFinite(awaySince) ? awaySince + graceMs : 0, label);
 }

@@ -39,7 +39,8 @@ export class Table {
    * @param {string} gameName the server's name of the game (its module and facts follow)
    * @param {object} options {mode: "live"|"review", onAct(action, version),
    *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
-   *   ratingChanges(matchId) → Promise of the finished match's rating changes}
+   *   ratingChanges(matchId) → Promise of the finished match's rating changes,
+   *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them}
    */
   constructor(root, gameName, options = {}) {
     this.root = root;
@@ -63,7 +64,7 @@ export class Table {
     });
   }
 
-  /** Queue a frame {room, view, version, seat, event, hands?}; frames are shown in order. */
+  /** Queue a frame {room, view, version, seat, event, clocks?, hands?}; shown in order. */
   push(frame) {
     this.frames.push(frame);
   }
@@ -230,6 +231,26 @@ export class Table {
     );
   }
 
+  /** For the person a computer plays for: why, and the button to take the seat back. */
+  reclaimPanel(ctx) {
+    const userId = this.options.userId?.();
+    const seat = (ctx.room?.seats || []).find((s) => userId && s.stand_in_for?.user_id === userId);
+    if (!seat || ctx.room.status !== "playing" || !this.options.onReclaim) return null;
+    const ranOut = (ctx.frame.clocks?.[seat.seat]?.timeouts ?? 0) >= 2;
+    const why = ranOut ? "Your time ran out twice" : "You were away";
+    return h(
+      "div.reclaim",
+      { role: "group", "aria-label": "Your seat" },
+      h("p", {}, `${why}, so a computer (${seat.name}) is playing your seat.`),
+      h(
+        "button.btn.primary",
+        { type: "button", "data-key": "reclaim", onclick: () => this.options.onReclaim() },
+        "Take back my seat",
+      ),
+      errorSlot("reclaim"),
+    );
+  }
+
   plateParts() {
     const { onReplace, isHost } = this.options;
     return {
@@ -245,11 +266,12 @@ export class Table {
       return h(
         "div.mine.spectator",
         {},
-        h(
-          "p.muted",
-          {},
-          "You are watching. Hands stay hidden; you see what every player sees on the table.",
-        ),
+        this.reclaimPanel(ctx) ||
+          h(
+            "p.muted",
+            {},
+            "You are watching. Hands stay hidden; you see what every player sees on the table.",
+          ),
       );
     }
     const actions = this.game.actions ? this.game.actions(ctx) : null;

@@ -1,0 +1,140 @@
+"""Computers standing in for people during a match, and people taking their seats back.
+
+A person's seat passes to a computer mid-match in two ways: the host gives it one once
+the person has been away for the absence grace (``replace``, POST /bots), or the clock has
+played the person's moves twice in a row (``take_over``). Either way the computer *stands
+in* for the person: the seat remembers them, and at any moment before the match ends they
+may take it back (``reclaim``, POST /reclaim). The computer stops at once: the referee
+refuses a computer's move for a seat that is no longer a computer's, even one already on
+its way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rooms import turn_clocks
+from app.rooms.errors import RoomError
+from app.rooms.notifier import Notifier, Presence
+from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.storage import RoomStorage
+from app.rooms.time_source import Clock
+
+
+def holder_columns(holder: SeatHolder) -> dict[str, Any]:
+    """A seat holder as the seats table stores it."""
+    return {
+        "user_id": holder.user_id,
+        "bot": holder.bot,
+        "name": holder.name,
+        "stand_in_for": holder.stand_in_for,
+        "stand_in_name": holder.stand_in_name,
+    }
+
+
+class StandIns:
+    """The verbs that hand a person's seat to a computer and back, during a match."""
+
+    def __init__(
+        self,
+        storage: RoomStorage,
+        notifier: Notifier,
+        presence: Presence,
+        clock: Clock,
+        *,
+        grace: float,
+    ) -> None:
+        self.storage = storage
+        self.notifier = notifier
+        self.presence = presence
+        self.clock = clock
+        self.grace = grace
+
+    async def replace(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
+        """The host lets a computer play for a person who has been away for the grace."""
+        async with room.lock:
+            if room.host_id != user_id:
+                raise RoomError("not_host", "Only the host can do that.", 403)
+            if room.status != "playing":
+                raise RoomError("match_over", "This match is over.")
+            holder = room.seats[seat]
+            if holder is None or holder.user_id is None:
+                raise RoomError("seat_taken", f"Seat {seat + 1} is already a computer.")
+            if holder.user_id in self.presence.connected_users(room.id):
+                raise RoomError(
+                    "seat_taken", f"{holder.name} is still connected to seat {seat + 1}."
+                )
+            now = self.clock.now()
+            since = room.away_since[seat]
+            away = 0.0 if since is None else now - since
+            if away < self.grace:
+                raise RoomError(
+                    "absence_grace",
+                    f"{holder.name} has been away for {int(away)} s; a computer may take"
+                    f" the seat once they have been away for {int(self.grace)} s.",
+                )
+            await self._stand_in(room, seat, kind)
+
+    async def take_over(self, room: LiveRoom, seat: int) -> None:
+        """A computer takes the seat of a person whose moves the clock played twice in a
+        row (app/rooms/timers.py calls this)."""
+        async with room.lock:
+            holder = room.seats[seat]
+            clocks = room.clocks
+            if (
+                room.status != "playing"
+                or holder is None
+                or holder.user_id is None
+                or clocks is None
+                or clocks.timeouts[seat] < turn_clocks.TIMEOUTS_BEFORE_STAND_IN
+            ):
+                return
+            await self._stand_in(room, seat, "heuristic")
+
+    async def _stand_in(self, room: LiveRoom, seat: int, kind: str) -> None:
+        person = room.seats[seat]
+        assert person is not None and person.user_id is not None
+        computer = SeatHolder(None, kind, room.computer_name(seat), person.user_id, person.name)
+        # A computer taking a seat over ends a match's being rated, in the same transaction.
+        unrate = room.match_id if room.rated else None
+        await self.storage.put_seat(
+            room.id,
+            seat,
+            holder_columns(computer),
+            room_changes={"rated": False} if unrate else None,
+            unrate_match_id=unrate,
+        )
+        room.seats[seat] = computer
+        if unrate is not None:
+            room.rated = False
+        room.described()
+        self.notifier.room_changed(room)
+
+    async def reclaim(self, room: LiveRoom, *, user_id: str) -> int:
+        """The person a computer stands in for takes their seat back; returns the seat."""
+        async with room.lock:
+            if room.status == "waiting":
+                raise RoomError("match_not_started", "The match has not started yet.")
+            if room.status == "closed":
+                raise RoomError("room_closed", "This table was closed before its match started.")
+            if room.status != "playing":
+                raise RoomError("match_over", "The match is over.")
+            seat = room.stood_in_seat(user_id)
+            if seat is None:
+                raise RoomError(
+                    "nothing_to_reclaim", "No computer is playing a seat of yours at this table."
+                )
+            computer = room.seats[seat]
+            assert computer is not None
+            back = SeatHolder(user_id, None, computer.stand_in_name or computer.name)
+            clocks = room.clocks
+            changes: dict[str, Any] = {}
+            if room.clock is not None and clocks is not None:
+                clocks = turn_clocks.seat_back(room.clock, clocks, seat, self.clock.now())
+                changes["clock_state"] = clocks.to_json()
+            await self.storage.put_seat(room.id, seat, holder_columns(back), room_changes=changes)
+            room.seats[seat] = back
+            room.clocks = clocks
+            room.described()
+            self.notifier.room_changed(room)
+            return seat

@@ -1,0 +1,98 @@
+// clocks.js — the turn clocks on the table, counted down in the browser. Every room and
+// state message carries the server's time (`now`) and each state, per seat, the bank left
+// and (while awaited) the turn's deadline. The page keeps only the difference between the
+// server's time and its own, so a countdown never trusts the browser's clock. One ticker per
+// page repaints every countdown — and every button that waits for the absence grace — a few
+// times a second without redrawing the table.
+
+import { h } from "../lib/dom.js";
+
+const URGENT_SECONDS = 10;
+const TICK_MS = 250;
+let offsetMs = 0; // the server's time minus this browser's
+let ticking = false;
+
+/** The server said it is `iso` now (every room and state message says so). */
+export function noteServerTime(iso) {
+  const at = Date.parse(iso);
+  if (Number.isFinite(at)) offsetMs = at - Date.now();
+}
+
+/** The server's time now, in milliseconds. */
+export function serverNow() {
+  return Date.now() + offsetMs;
+}
+
+/** "1:05" from seconds (rounded up, never below 0:00). */
+export function minutes(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** What an awaited seat's clock reads now: its turn time, then its bank. */
+function reading(el) {
+  const bank = Number(el.dataset.bank);
+  const turnLeft = (Number(el.dataset.deadline) - serverNow()) / 1000;
+  const left = turnLeft + bank;
+  if (turnLeft > 0) {
+    const extra = bank > 0 ? ` + ${minutes(bank)}` : "";
+    return { text: `${minutes(turnLeft)}${extra}`, left };
+  }
+  return { text: `bank ${minutes(left)}`, left };
+}
+
+function paintClock(el) {
+  const { text, left } = reading(el);
+  if (el.textContent !== text) el.textContent = text;
+  el.classList.toggle("urgent", left <= URGENT_SECONDS);
+}
+
+function paintReady(button) {
+  const left = (Number(button.dataset.readyAt) - serverNow()) / 1000;
+  const label = button.dataset.label;
+  const text = left > 0 ? `${label} (in ${Math.ceil(left)} s)` : label;
+  if (button.textContent !== text) button.textContent = text;
+  button.disabled = left > 0;
+}
+
+function tick() {
+  for (const el of document.querySelectorAll(".clock[data-deadline]")) paintClock(el);
+  for (const el of document.querySelectorAll("[data-ready-at]")) paintReady(el);
+}
+
+function ensureTicking() {
+  if (ticking) return;
+  ticking = true;
+  setInterval(tick, TICK_MS);
+}
+
+/** A seat's clock on its plate: a countdown while it is awaited, else its bank (if any). */
+export function clockEl(ctx, seat) {
+  const clock = ctx.frame.clocks?.[seat];
+  if (!clock || ctx.mode !== "live" || ctx.view.over || ctx.room?.status !== "playing") {
+    return null;
+  }
+  if (!clock.deadline) {
+    return clock.bank > 0
+      ? h("span.clock.idle", { title: "Time left in the bank" }, `bank ${minutes(clock.bank)}`)
+      : null;
+  }
+  const el = h("span.clock", {
+    role: "timer",
+    title: "Time left for this turn, then the bank",
+    dataset: { deadline: String(Date.parse(clock.deadline)), bank: String(clock.bank) },
+  });
+  paintClock(el);
+  ensureTicking();
+  return el;
+}
+
+/** `button` is disabled, saying how long is left, until the server's time reaches
+ * `readyAtMs`; then it reads `label` and can be pressed. */
+export function whenReady(button, readyAtMs, label) {
+  button.dataset.readyAt = String(readyAtMs);
+  button.dataset.label = label;
+  paintReady(button);
+  ensureTicking();
+  return button;
+}
