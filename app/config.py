@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     max_message_bytes: int = 16_384
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    # Chat lines (and, separately, reactions) per person: a second's worth, and the burst.
+    chat_rate_per_second: float = 1.0
+    chat_burst: int = 5
     # A connection that keeps flooding after being told is closed.
     max_rate_violations: int = 50
     # Queued outgoing messages per connection before it is judged too slow and closed.

@@ -7,8 +7,13 @@ connection that falls behind is not queued up without bound: state notices coale
 always gets the newest version), and a connection whose queue of other messages overflows
 is closed as too slow.
 
-The :class:`Hub` is the rooms' notifier and presence (app/rooms/notifier.py) in this
-process.
+Chat lines and reactions (app/chat) go out through the same queue, each to the
+connections that may read its channel, and never coalesce. On connect, and whenever the
+channels a connection reads change (it took a seat, the host opened or closed the
+watchers' channel to the players), it is sent the room's recent messages it may read.
+
+The :class:`Hub` is the rooms' notifier and presence (app/rooms/notifier.py) and the chat's
+readers (app/chat/outlet.py) in this process.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from collections import deque
 
 from starlette.websockets import WebSocket
 
+from app.chat.access import readable
+from app.chat.outlet import Spoken
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
@@ -32,11 +39,12 @@ class Connection:
     """One WebSocket to one room, acting for a seat or watching (``seat is None``).
 
     Everything sent to the client leaves through one queue, in order: the answers to its
-    messages (replies: errors, previews, pongs) and the room's updates (its description
-    and this seat's state), so an answer never overtakes the state produced by a later
-    message. Updates are rendered when the room changes and coalesce: an update not yet
-    sent is replaced in place by a newer one of its kind, unless a reply was queued after
-    it (then the newer update goes after that reply).
+    messages (replies: errors, previews, pongs), the room's updates (its description and
+    this seat's state) and the chat it may read, so an answer never overtakes the state
+    produced by a later message. Updates are rendered when the room changes and coalesce:
+    an update not yet sent is replaced in place by a newer one of its kind, unless a reply
+    was queued after it (then the newer update goes after that reply). Chat lines never
+    coalesce.
     """
 
     def __init__(
@@ -57,7 +65,7 @@ class Connection:
         self._presence = presence
         self._clock = clock
         self._grace = grace
-        # [kind, text, once]: kind "reply", "room" or "state"; ``once`` a reply's key.
+        # [kind, text, once]: kind "reply", "room", "state" or "chat"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
         self._wakeup = asyncio.Event()
@@ -65,6 +73,8 @@ class Connection:
         self._close: tuple[int, str] | None = None  # the close frame to send, if any
         # What this connection was last sent, so a notice resends only what changed.
         self.sent = Sent()
+        # The channels this connection was last sent the chat log of (None: not yet).
+        self.chat_channels: frozenset[str] | None = None
         # Since when a send has been waiting for the client to read (None: not waiting);
         # the hub's watchdog drops a connection stuck longer than SEND_TIMEOUT.
         self.sending_since: float | None = None
@@ -94,6 +104,25 @@ class Connection:
         for kind, text in updates:
             if not self._replace_waiting(kind, text):
                 self._push([kind, text, ""])
+        self.send_chat_log()
+
+    def tell(self, spoken: Spoken) -> None:
+        """A chat line or a reaction: sent if this connection may read its channel."""
+        if self.closed:
+            return
+        if spoken.channel is None or spoken.channel in readable(self.room, self.seat):
+            self._push(["chat", spoken.text, ""])
+
+    def send_chat_log(self, *, again: bool = False) -> None:
+        """Send the room's recent messages this connection may read, once they are known:
+        the first time, when the channels it reads change, and ``again`` on demand."""
+        if self.closed or not self.room.chat.loaded:
+            return
+        channels = readable(self.room, self.seat)
+        if channels == self.chat_channels and not again:
+            return
+        self.chat_channels = channels
+        self._push(["chat", self.room.chat.log_text(channels), ""])
 
     def _replace_waiting(self, kind: str, text: str) -> bool:
         """Put ``text`` in place of an update of ``kind`` still waiting after the last reply."""
@@ -178,7 +207,8 @@ class Connection:
 
 
 class Hub:
-    """Which connections watch which room; local fan-out; presence for the rooms."""
+    """Which connections watch which room; local fan-out of changes and of chat; presence
+    for the rooms."""
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
@@ -208,6 +238,16 @@ class Hub:
     def room_changed(self, room: LiveRoom) -> None:
         for connection in self._rooms.get(room.id, ()):
             connection.notify()
+
+    # --- the chat's readers ---------------------------------------------------------------
+
+    def spoken(self, room: LiveRoom, spoken: Spoken) -> None:
+        for connection in self._rooms.get(room.id, ()):
+            connection.tell(spoken)
+
+    def chat_reloaded(self, room: LiveRoom) -> None:
+        for connection in self._rooms.get(room.id, ()):
+            connection.send_chat_log(again=True)
 
     # --- the rooms' presence -------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from starlette.types import Receive, Scope, Send
 
 from app import http_errors
 from app.auth import Authenticator
+from app.chat.service import Chat
 from app.cluster.cluster import Cluster
 from app.config import Settings, get_settings
 from app.db import make_engine
@@ -120,9 +121,17 @@ def create_app(
             ownership=cluster,
             **timing,
         )
-        cluster.attach(rooms)
     else:
         rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
+    chat = Chat(
+        storage,
+        hub,
+        others=cluster,
+        rate=settings.chat_rate_per_second,
+        burst=settings.chat_burst,
+    )
+    if cluster is not None:
+        cluster.attach(rooms, chat)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -164,6 +173,7 @@ def create_app(
     app.state.login_limits = login_limits
     app.state.hub = hub
     app.state.rooms = rooms
+    app.state.chat = chat
 
     http_errors.install(app)
     api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)

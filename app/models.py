@@ -6,6 +6,8 @@ A match is event-sourced: ``matches`` holds its settings and secret seed,
 or (with a username and a password hash) an account; ``auth_sessions`` are the signed-in
 browsers. ``ratings`` holds each account's current rating per game and ``rating_changes``
 what every rated match changed: the ratings can always be rebuilt from the matches.
+``chat_messages`` holds the table talk of each room, with the match and version it was
+said at.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -84,6 +86,10 @@ class Room(Base):
     # and while a match runs its clocks (app/rooms/turn_clocks.py), written with each event.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     clock_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # The host's chat settings: whether the players read the watchers' channel, and the
+    # people muted at this table (user ids).
+    watchers_chat: Mapped[bool] = mapped_column(default=True, server_default=true())
+    muted: Mapped[list[str]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -214,3 +220,23 @@ class RatingChange(Base):
     sigma_after: Mapped[float]
     rating_after: Mapped[int]
     at: Mapped[datetime]
+
+
+class ChatMessage(Base):
+    """One line of table talk: where and by whom it was said, and when in the match."""
+
+    __tablename__ = "chat_messages"
+    # A room's last messages of a channel; a match's talk for its review.
+    __table_args__ = (Index("ix_chat_messages_room_channel_id", "room_id", "channel", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    # The room's match when it was said (None: before the first start) and its version.
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), default=None, index=True)
+    version: Mapped[int] = mapped_column(default=0)
+    channel: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int | None] = mapped_column(default=None)  # None: a watcher
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

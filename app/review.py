@@ -2,7 +2,8 @@
 
 A match that is over — finished, or abandoned — is public in full: its seed is revealed
 (anyone can check it against the hash shown from the first move), every step can be
-replayed with every hand shown, and each move says who made it. While a match is being
+replayed with every hand shown, each move says who made it, and what was said at the
+table from the start on is shown beside the move it was said at. While a match is being
 played its record holds no events and no seed.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 import games
 from app.credit import with_defaults
-from app.models import Match, MatchEvent, RatingChange, iso
+from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from games import Rules
 
 OVER = ("finished", "abandoned")
@@ -119,3 +120,20 @@ def _frame(rules: Rules[Any], state: Any, seats: int, event: MatchEvent | None) 
         "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),
     }
+
+
+def review_talk(messages: list[ChatMessage]) -> list[dict[str, Any]]:
+    """What was said during (and after) a match, each line with the version it was said at:
+    after that many moves."""
+    return [
+        {
+            "id": m.id,
+            "channel": m.channel,
+            "seat": m.seat,
+            "name": m.name,
+            "text": m.text,
+            "at": iso(m.at),
+            "version": m.version,
+        }
+        for m in messages
+    ]

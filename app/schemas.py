@@ -55,6 +55,15 @@ class BotIn(Strict):
     kind: Literal["heuristic", "random"] = "heuristic"
 
 
+class MuteIn(Strict):
+    user_id: str = Field(max_length=32)
+    muted: bool = True
+
+
+class RoomSettingsIn(Strict):
+    watchers_chat: bool
+
+
 # --- WebSocket: client -> server ------------------------------------------------------
 
 
@@ -81,8 +90,26 @@ class PingMessage(StrictMessage):
     type: Literal["ping"]
 
 
+class ChatLine(StrictMessage):
+    """A line of table talk to one of the room's channels (app/chat)."""
+
+    type: Literal["chat"]
+    channel: Literal["table", "watchers"]
+    text: str
+
+
+class ReactMessage(StrictMessage):
+    """A reaction from a player; which ones exist is the chat's to say (app/chat/text.py)."""
+
+    type: Literal["react"]
+    reaction: str
+
+
 ClientMessage = TypeAdapter(
-    Annotated[ActMessage | PreviewMessage | PingMessage, Field(discriminator="type")]
+    Annotated[
+        ActMessage | PreviewMessage | ChatLine | ReactMessage | PingMessage,
+        Field(discriminator="type"),
+    ]
 )
 
 # Error codes sent as {"type": "error", "code": ..., "message": ...} (docs/protocol.md); a
@@ -101,4 +128,10 @@ ERROR_CODES = (
     "unavailable",
     "room_closed",
     "seat_taken_over",
+    "no_session",
+    "muted",
+    "watchers_chat_off",
+    "chat_empty",
+    "chat_too_long",
+    "unknown_reaction",
 )

@@ -123,8 +123,14 @@ class RedisBus:
         while True:
             try:
                 self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await self._pubsub.subscribe(*self._channels)
+                subscribed = set(self._channels)
+                await self._pubsub.subscribe(*subscribed)
                 self.connected.set()
+                # Channels added while that subscription was on its way were subscribed by
+                # neither it nor ``subscribe`` (not connected yet): subscribe them now.
+                missed = self._channels - subscribed
+                if missed:
+                    await self._pubsub.subscribe(*missed)
                 if not first:
                     log.warning("Redis is back; catching up")
                     await self._on_reconnect()

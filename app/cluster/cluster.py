@@ -13,6 +13,9 @@ process accepts any request for any room:
   the owner only, so every copy shows the owner's times;
 - a verb on a room owned elsewhere travels to the owner on its process channel and its
   answer (the result or the refusal) comes back on the asker's;
+- a chat line or reaction said through any process is published on the room's talk
+  channel, which every process holding the room listens to; each delivers it to its own
+  connections that may read it (app/hub.py);
 - every second each process renews its leases, gives up the rooms whose lease it lost or
   could not renew in time, and claims the rooms whose owner is gone — its copies first,
   then unfinished matches nobody holds — replaying their logs, so a dead owner's tables
@@ -35,6 +38,8 @@ import orjson
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.chat.outlet import Spoken
+from app.chat.service import Chat
 from app.cluster.bus import RedisBus
 from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence, Here
@@ -70,6 +75,8 @@ def _meta(room: LiveRoom) -> dict[str, Any]:
         # Stamped by the owner (app/rooms/away.py): every copy shows the same times.
         "away_since": room.away_since,
         "vacant_since": room.vacant_since,
+        "watchers_chat": room.watchers_chat,
+        "muted": room.muted,
     }
 
 
@@ -100,6 +107,7 @@ class Cluster:
         self.presence = ClusterPresence(hub, self.process_id)
         self.bus = RedisBus(redis, self._on_message, self._caught_up)
         self._rooms: Rooms | None = None
+        self._chat: Chat | None = None
         self._owners: dict[str, str] = {}  # last owner heard of, per room copy
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._dirty: set[str] = set()
@@ -120,8 +128,14 @@ class Cluster:
         assert self._rooms is not None, "attach the rooms first"
         return self._rooms
 
-    def attach(self, rooms: Rooms) -> None:
+    @property
+    def chat(self) -> Chat:
+        assert self._chat is not None, "attach the chat first"
+        return self._chat
+
+    def attach(self, rooms: Rooms, chat: Chat) -> None:
         self._rooms = rooms
+        self._chat = chat
 
     def channel(self, room_id: str) -> str:
         """A room's notices: its owner publishes, the processes holding copies listen."""
@@ -130,6 +144,10 @@ class Cluster:
     def presence_channel(self, room_id: str) -> str:
         """Who is connected to a room, per process: every process holding it listens."""
         return f"{self.prefix}:here:{room_id}"
+
+    def talk_channel(self, room_id: str) -> str:
+        """A room's chat lines and reactions: every process holding it listens."""
+        return f"{self.prefix}:talk:{room_id}"
 
     def inbox(self, process_id: str) -> str:
         return f"{self.prefix}:proc:{process_id}"
@@ -181,6 +199,7 @@ class Cluster:
     async def hold(self, room: LiveRoom) -> None:
         """A room just loaded here: claim it if it is free, else follow its owner."""
         await self.bus.subscribe(self.presence_channel(room.id))
+        await self.bus.subscribe(self.talk_channel(room.id))
         room.owned = await self.claim(room)
         if not room.owned:
             await self.bus.subscribe(self.channel(room.id))
@@ -197,6 +216,7 @@ class Cluster:
         self.presence.forget_room(room.id)
         await self.bus.unsubscribe(self.channel(room.id))
         await self.bus.unsubscribe(self.presence_channel(room.id))
+        await self.bus.unsubscribe(self.talk_channel(room.id))
         if self.leases.holds(room.id):
             with contextlib.suppress(RedisError, OSError):
                 await self.leases.release(room.id)
@@ -359,6 +379,24 @@ class Cluster:
                 name = process.decode() if isinstance(process, bytes) else process
                 self.presence.set_remote(room.id, name, Here.parse(payload))
 
+    # --- the chat's other processes ------------------------------------------------------------
+
+    def spoken(self, room: LiveRoom, spoken: Spoken) -> None:
+        """A line or reaction said through this process: the others deliver it too."""
+        message = {
+            "kind": "talk",
+            "proc": self.process_id,
+            "channel": spoken.channel,
+            "body": spoken.body,
+        }
+        self.bus.publish(self.talk_channel(room.id), orjson.dumps(message))
+
+    def _on_talk(self, room_id: str, message: dict[str, Any]) -> None:
+        room = self.rooms.registry.held(room_id)
+        if room is None or message["proc"] == self.process_id:
+            return
+        self.chat.heard(room, Spoken.of(message["channel"], message["body"]))
+
     # --- what arrives ------------------------------------------------------------------------
 
     def _on_message(self, channel: str, data: bytes) -> None:
@@ -374,6 +412,8 @@ class Cluster:
         elif kind == "forget_user":
             if message["from"] != self.process_id:
                 self.on_forget_user(message["user"])
+        elif kind == "talk":
+            self._on_talk(channel.rsplit(":", 1)[1], message)
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
@@ -455,7 +495,8 @@ class Cluster:
     async def _caught_up(self) -> None:
         """Redis is back after an outage: notices may have been missed while it was away.
         Copies catch up from the log; owners say again where their rooms stand; cached
-        identities are forgotten, since word of ended sessions may have been missed."""
+        identities are forgotten, since word of ended sessions may have been missed; every
+        room's recent chat is read again and sent anew to its connections."""
         self.on_forget_all()
         self._noticed.clear()
         for room in self.rooms.registry.rooms():
@@ -467,6 +508,14 @@ class Cluster:
             self._published[room.id] = here
             self._publish_presence(room.id, here)
             await self._learn_presence(room)
+            # Chat lines said meanwhile on other processes were not heard here.
+            asyncio.get_running_loop().create_task(self._catch_up_chat(room))
+
+    async def _catch_up_chat(self, room: LiveRoom) -> None:
+        try:
+            await self.chat.catch_up(room)
+        except Exception:
+            log.exception("could not read room %s's chat again", room.id)
 
     # --- every second ---------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ One module per concern:
                   releasing finished ones;
 - ``lobby``     — the verbs around a match: create, join, leave, computer players, free a
                   seat, start, rematch;
+- ``chat_settings`` — the host's chat settings: mute a person, the watchers' channel;
 - ``referee``   — act and preview: the only code that changes a room's game state and
                   version;
 - ``bot_driver``— plays computer players' turns, surviving database outages;

@@ -48,7 +48,7 @@ def seed_hash(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def _check_host(room: LiveRoom, user_id: str) -> None:
+def check_host(room: LiveRoom, user_id: str) -> None:
     if room.host_id != user_id:
         raise RoomError("not_host", "Only the host can do that.", 403)
 
@@ -127,6 +127,8 @@ class Lobby:
             created_at=utcnow(),
             rated=rated,
             clock=setting,
+            watchers_chat=True,
+            muted=[],
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
         await self.storage.insert_room(row)
@@ -208,7 +210,7 @@ class Lobby:
             await self.stand_ins.replace(room, user_id=user_id, seat=seat, kind=kind)
             return
         async with room.lock:
-            _check_host(room, user_id)
+            check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("match_over", "This match is over.")
@@ -224,7 +226,7 @@ class Lobby:
     async def free_seat(self, room: LiveRoom, *, user_id: str, seat: int) -> None:
         """The host frees a seat before the start (removes a computer player or a guest)."""
         async with room.lock:
-            _check_host(room, user_id)
+            check_host(room, user_id)
             _check_seat_index(room, seat)
             _check_not_closed(room)
             if room.status != "waiting":
@@ -241,7 +243,7 @@ class Lobby:
     async def start(self, room: LiveRoom, *, user_id: str) -> None:
         """The host starts the match once every seat is taken, with a fresh secret seed."""
         async with room.lock:
-            _check_host(room, user_id)
+            check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
                 raise RoomError("not_waiting", "This match has already started.")
@@ -306,6 +308,8 @@ class Lobby:
                 created_at=utcnow(),
                 rated=room.rated,
                 clock=room.clock,
+                watchers_chat=True,
+                muted=[],
             )
             row.seats = [
                 Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)

@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.chat.recent import RecentChat
 from app.confusables import name_key
 from app.rooms.turn_clocks import TurnClocks
 from games import Rules
@@ -79,6 +80,10 @@ class LiveRoom:
     # owner (app/rooms/away.py) and carried to other processes in its notices.
     away_since: list[float | None] = field(default_factory=list)
     vacant_since: float | None = None
+    # The host's chat settings: whether the players read the watchers' channel, and who
+    # is muted here (user ids, sorted).
+    watchers_chat: bool = True
+    muted: list[str] = field(default_factory=list)
     # Bumped whenever the room description changes (seats, status, presence), so that a
     # connection knows to send it again.
     meta_version: int = 0
@@ -90,6 +95,8 @@ class LiveRoom:
     # the same seat (render.py owns it).
     rendered: dict[Any, str] = field(default_factory=dict)
     rendered_at: tuple[int, int] = (-1, -1)
+    # The room's last chat messages as this process knows them (app/chat owns it).
+    chat: RecentChat = field(default_factory=RecentChat)
 
     def __post_init__(self) -> None:
         if not self.away_since:

@@ -46,6 +46,8 @@ def live_room(row: Room) -> LiveRoom:
         rated=row.rated,
         clock=row.clock,
         clocks=TurnClocks.from_json(row.clock_state),
+        watchers_chat=row.watchers_chat,
+        muted=list(row.muted),
     )
 
 
@@ -111,7 +113,7 @@ class RoomRegistry:
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
-            "clock", "clocks",
+            "clock", "clocks", "watchers_chat", "muted",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()

@@ -76,6 +76,8 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
         "watchers": presence.watcher_count(room.id),
         "clock": room.clock,
         "absence_grace": grace,
+        "watchers_chat": room.watchers_chat,
+        "muted": room.muted,
     }
 
 

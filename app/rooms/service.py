@@ -1,9 +1,10 @@
 """The rooms, wired together: one object the server builds at start and the routes use.
 
-It holds the parts — registry, lobby, stand-ins, referee, computer-player driver, timers —
-connects them to the storage, the clock and whoever listens for changes, and routes every
-verb that changes a room to the process that referees it: here, or (with several
-processes) its owner elsewhere. It adds no rules of its own.
+It holds the parts — registry, lobby, stand-ins, the host's chat settings, referee,
+computer-player driver, timers — connects them to the storage, the clock and whoever
+listens for changes, and routes every verb that changes a room to the process that
+referees it: here, or (with several processes) its owner elsewhere. It adds no rules of
+its own. (Chat itself is not a verb on a room: app/chat says and delivers it.)
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from app.rooms.away import AwayKeeper, people_here
 from app.rooms.bot_driver import BotDriver
+from app.rooms.chat_settings import ChatSettings
 from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier, Notifiers, Presence
@@ -61,6 +63,7 @@ class Rooms:
         self.lobby = Lobby(
             storage, self.registry, self.notifier, presence, self.clock, self.stand_ins
         )
+        self.chat_settings = ChatSettings(storage, self.notifier)
         self.bots = BotDriver(self.referee, self.clock, delay=bot_delay)
         self.timers = RoomTimers(
             self.clock,
@@ -83,6 +86,8 @@ class Rooms:
             "start": self.lobby.start,
             "rematch": self._rematch,
             "reclaim": self.stand_ins.reclaim,
+            "mute": self.chat_settings.mute,
+            "set_watchers_chat": self.chat_settings.set_watchers_chat,
             "act": self.referee.act,
         }
 
@@ -145,6 +150,12 @@ class Rooms:
     async def reclaim(self, room: LiveRoom, *, user_id: str) -> int:
         """The person a computer stands in for takes their seat back; returns the seat."""
         return int(await self.run(room, "reclaim", {"user_id": user_id}))
+
+    async def mute(self, room: LiveRoom, *, user_id: str, person: str, muted: bool) -> None:
+        await self.run(room, "mute", {"user_id": user_id, "person": person, "muted": muted})
+
+    async def set_watchers_chat(self, room: LiveRoom, *, user_id: str, on: bool) -> None:
+        await self.run(room, "set_watchers_chat", {"user_id": user_id, "on": on})
 
     async def act(
         self, room: LiveRoom, *, user_id: str | None, version: object, action: Any

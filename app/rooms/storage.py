@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import ratings, store
 from app.db import make_session_factory
-from app.models import Match, MatchEvent, Room
+from app.models import ChatMessage, Match, MatchEvent, Room
 from app.rooms.event_log import Event, EventLog, FinishHook
 
 T = TypeVar("T")
@@ -205,6 +205,41 @@ class RoomStorage:
         """
         await self.event_log.append(
             Event(match_id, seq, seat, action, room_id, result, by, timeout, at, clock_state)
+        )
+
+    async def add_chat(self, message: ChatMessage) -> ChatMessage | None:
+        """Store a chat line (a watcher's is signed with their name now); None when the
+        speaker is unknown."""
+        return await self._in_session(
+            lambda session: store.add_chat(session=session, message=message)
+        )
+
+    async def recent_chat(
+        self, room_id: str, channels: Sequence[str], limit: int
+    ) -> list[ChatMessage]:
+        """The last ``limit`` lines of each channel of a room."""
+
+        def load(session: Session) -> list[ChatMessage]:
+            return [
+                message
+                for channel in channels
+                for message in store.recent_chat(
+                    session=session, room_id=room_id, channel=channel, limit=limit
+                )
+            ]
+
+        return await self._in_session(load)
+
+    async def set_muted(self, room_id: str, muted: list[str], *, person: str) -> bool:
+        return await self._in_session(
+            lambda session: store.set_muted(
+                session=session, room_id=room_id, muted=muted, person=person
+            )
+        )
+
+    async def set_watchers_chat(self, room_id: str, on: bool) -> None:
+        await self._in_session(
+            lambda session: store.set_watchers_chat(session=session, room_id=room_id, on=on)
         )
 
     async def close(self) -> None:

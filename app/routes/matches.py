@@ -14,7 +14,7 @@ from app import history, store
 from app.confusables import name_key
 from app.deps import DbSession, MaybeUser
 from app.models import Match
-from app.review import OVER, match_record, review_frames
+from app.review import OVER, match_record, review_frames, review_talk
 from app.rooms import RoomError
 from app.store import MatchFilters
 from app.transcript import transcript
@@ -100,7 +100,11 @@ def review_match(match_id: str, session: DbSession) -> dict[str, Any]:
     match = _match_or_404(session, match_id)
     _finished_or_409(match)
     events = store.load_events(session=session, match_id=match_id)
-    return {"match": _record(session, match), "frames": review_frames(match, events)}
+    return {
+        "match": _record(session, match),
+        "frames": review_frames(match, events),
+        "chat": review_talk(store.match_chat(session=session, match_id=match_id)),
+    }
 
 
 def _attachment(match: Match, extension: str) -> dict[str, str]:

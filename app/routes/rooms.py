@@ -1,6 +1,6 @@
-"""Rooms over HTTP: open one, look rooms up, and the lobby verbs (join, leave, computer
-players, free a seat, start, rematch, take a seat back). Each answers with the room's
-description."""
+"""Rooms over HTTP: open one, look rooms up, the lobby verbs (join, leave, computer
+players, free a seat, start, rematch, take a seat back) and the host's chat settings (mute
+a person, the watchers' channel). Each answers with the room's description."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastapi import APIRouter, status
 import games
 from app.deps import CurrentUser, LiveRooms
 from app.rooms import RoomError
-from app.schemas import BotIn, RoomIn, SeatIn
+from app.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 
 router = APIRouter(prefix="/api/rooms")
 
@@ -110,3 +110,19 @@ async def rematch(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str
     room = await rooms.get(room_id)
     new_room = await rooms.rematch(room, user_id=user.id)
     return rooms.describe(new_room)
+
+
+@router.post("/{room_id}/mute")
+async def mute(room_id: str, body: MuteIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.mute(room, user_id=user.id, person=body.user_id, muted=body.muted)
+    return rooms.describe(room)
+
+
+@router.post("/{room_id}/settings")
+async def settings(
+    room_id: str, body: RoomSettingsIn, user: CurrentUser, rooms: LiveRooms
+) -> dict[str, Any]:
+    room = await rooms.get(room_id)
+    await rooms.set_watchers_chat(room, user_id=user.id, on=body.watchers_chat)
+    return rooms.describe(room)

@@ -3,18 +3,22 @@
 A player's connection acts for their seat; anyone else's watches. Every incoming message
 is bounded in size and rate and validated before it reaches the room; a refused message
 gets a specific error and changes nothing. A preview (what an action would do) is answered
-with a "preview" message, whether the rules accept the action or not.
+with a "preview" message, whether the rules accept the action or not. Chat lines and
+reactions go to the chat (app/chat), never to the referee; their refusals say so
+(``"about": "chat"`` or ``"react"``), so a client shows them by the chat box.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
 
+from app.chat.service import Chat
 from app.config import Settings
 from app.http_guards import origin_allowed
 from app.hub import Connection, Hub
@@ -22,7 +26,13 @@ from app.outage import is_outage
 from app.ratelimit import TokenBucket
 from app.rooms import LiveRoom, RoomError, Rooms
 from app.rooms.errors import unavailable
-from app.schemas import ActMessage, ClientMessage, PreviewMessage
+from app.schemas import (
+    ChatLine,
+    ClientMessage,
+    PingMessage,
+    PreviewMessage,
+    ReactMessage,
+)
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -30,16 +40,19 @@ ROOM_NOT_FOUND_CLOSE = 4404
 FOREIGN_ORIGIN_CLOSE = 4403
 
 
-def error_message(code: str, message: str) -> str:
-    return orjson.dumps({"type": "error", "code": code, "message": message}).decode()
+def error_message(code: str, message: str, about: str | None = None) -> str:
+    error = {"type": "error", "code": code, "message": message}
+    if about is not None:
+        error["about"] = about
+    return orjson.dumps(error).decode()
 
 
 def describe_validation(error: ValidationError) -> str:
     first = error.errors()[0]
-    skip = ("act", "preview", "ping")
+    skip = ("act", "preview", "chat", "react", "ping")
     where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return "A message needs a 'type' of 'act', 'preview' or 'ping'."
+        return "A message needs a 'type' of 'act', 'preview', 'chat', 'react' or 'ping'."
     if first["type"] == "json_invalid":
         return "That message is not valid JSON."
     return f"Bad message: {where or 'message'}: {first['msg']}."
@@ -61,23 +74,52 @@ def preview_reply(
     return orjson.dumps(reply).decode()
 
 
+async def answer(connection: Connection, work: Awaitable[None], about: str | None = None) -> None:
+    """Await what a message asks; a refusal (or a database outage) becomes its error."""
+    try:
+        await work
+    except RoomError as error:
+        connection.reply(error_message(error.code, error.message, about))
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        # The database is down: nothing was written; the client may send it again.
+        down = unavailable()
+        connection.reply(error_message(down.code, down.message, about))
+
+
+async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
+    """The room's recent messages this connection may read (read from the database the
+    first time the room's are needed here). Without the database the table still plays
+    (the outage is logged once, by app/outage.py); the log is read again on the next
+    connect, and then sent to every connection of the room."""
+    try:
+        await chat.recent(connection.room)
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        return
+    connection.send_chat_log()
+
+
 async def play(websocket: WebSocket, room_id: str) -> None:
     """Serve one connection to a room until it closes (mounted by app.main.ParlourApp)."""
     state = websocket.app.state
     settings: Settings = state.settings
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
+    chat: Chat = state.chat
     if not origin_allowed(websocket.headers, state.allowed_origins):
         # A page on another site opening a socket with this visitor's cookie: refused
         # before the handshake completes (the browser sees a 403).
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
-    await websocket.accept()
     try:
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
         user_id = identity.id if identity is not None else None
         room = await rooms.get(room_id)
     except RoomError as error:
+        await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
         await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
         return
@@ -85,6 +127,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         if not is_outage(error):
             raise
         down = unavailable()
+        await websocket.accept()
         await websocket.send_text(error_message(down.code, down.message))
         await websocket.close(code=TRY_AGAIN_LATER)
         return
@@ -98,12 +141,20 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         clock=rooms.clock,
         grace=rooms.absence_grace,
     )
+    # Registered before the handshake completes, so that whatever the room says once the
+    # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)
+    try:
+        await websocket.accept()
+    except BaseException:
+        hub.remove(connection)
+        raise
     rooms.presence_changed(room)  # the others hear of the newcomer a moment later ...
     connection.start()
     connection.notify()  # ... the newcomer gets the room and its view at once
     try:
-        await serve(websocket, connection, rooms, settings)
+        await send_first_chat_log(chat, connection)
+        await serve(websocket, connection, rooms, chat, settings)
     except asyncio.CancelledError:
         if not connection.dropped:
             raise
@@ -116,7 +167,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
 
 
 async def serve(
-    websocket: WebSocket, connection: Connection, rooms: Rooms, settings: Settings
+    websocket: WebSocket, connection: Connection, rooms: Rooms, chat: Chat, settings: Settings
 ) -> None:
     """Answer one connection's messages until it closes."""
     room, user_id = connection.room, connection.user_id
@@ -155,17 +206,16 @@ async def serve(
             continue
         if isinstance(parsed, PreviewMessage):
             connection.reply(preview_reply(rooms, room, user_id, parsed))
-            continue
-        if not isinstance(parsed, ActMessage):
+        elif isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
-            continue
-        try:
-            await rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
-        except RoomError as error:
-            connection.reply(error_message(error.code, error.message))
-        except Exception as error:
-            if not is_outage(error):
-                raise
-            # The database is down: nothing was written; the client may send it again.
-            down = unavailable()
-            connection.reply(error_message(down.code, down.message))
+        elif isinstance(parsed, ChatLine):
+            said = chat.say(room, user_id=user_id, channel=parsed.channel, text=parsed.text)
+            await answer(connection, said, "chat")
+        elif isinstance(parsed, ReactMessage):
+            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction)
+            await answer(connection, reacted, "react")
+        else:
+            await answer(
+                connection,
+                rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action),
+            )

@@ -113,12 +113,12 @@ def play_out(clients: list[TestClient], room_id: str) -> dict[str, Any]:
 
 
 def next_of(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The next message of ``kind``, skipping room/presence notices."""
+    """The next message of ``kind``, skipping room/presence notices and the chat log."""
     while True:
         message = ws.receive_json()
         if message["type"] == kind:
             return message
-        assert message["type"] in ("room", "state"), message
+        assert message["type"] in ("room", "state", "chat_log"), message
 
 
 def state_at(ws: WebSocketTestSession, version: int) -> dict[str, Any]:

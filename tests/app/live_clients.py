@@ -50,6 +50,18 @@ class Seat:
             if message["type"] == "state" and message["version"] >= version:
                 return message
 
+    def next_of(self, kind: str) -> dict[str, Any]:
+        """The next message of ``kind``, past room, state and chat-log messages."""
+        while True:
+            message = self.receive()
+            if message["type"] == kind:
+                return message
+            assert message["type"] in ("room", "state", "chat_log"), message
+
+    def say(self, channel: str, text: str) -> None:
+        assert self.ws is not None
+        self.ws.send(orjson.dumps({"type": "chat", "channel": channel, "text": text}).decode())
+
     def act(self, version: int, action: dict[str, Any]) -> None:
         assert self.ws is not None
         self.ws.send(orjson.dumps({"type": "act", "version": version, "action": action}).decode())

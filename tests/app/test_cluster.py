@@ -195,3 +195,54 @@ def test_clocks_and_absence_read_the_same_through_every_process(
     for seat in (ann, eve, anonymous):
         seat.close()
     bob.http.close()
+
+
+def told_before_pong(seat: Seat) -> list[dict[str, Any]]:
+    """What a connection is sent before the answer to a ping sent now."""
+    assert seat.ws is not None
+    seat.ws.send('{"type":"ping"}')
+    seen = []
+    while (message := seat.receive())["type"] != "pong":
+        seen.append(message)
+    return seen
+
+
+def test_table_talk_said_through_one_process_is_read_through_the_other(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    room_id, ann, bob = open_across(a, b)  # Ann's room is refereed by a; Bob is on b
+    eve, cat = Seat(b, "Eve"), Seat(a, "Cat")  # a watcher through each process
+    for person in (ann, bob, eve, cat):
+        person.connect(room_id)
+        person.next_of("chat_log")
+    ann.say("table", "Hello from a")
+    heard = [person.next_of("chat") for person in (ann, bob, eve, cat)]
+    assert all(message == heard[0] for message in heard)
+    assert heard[0]["text"] == "Hello from a" and heard[0]["seat"] == 0
+    eve.say("watchers", "Hello from b")
+    heard = [person.next_of("chat") for person in (ann, bob, eve, cat)]
+    assert all(message == heard[0] for message in heard)
+    eve_id = heard[0]["user_id"]
+
+    # The host mutes Eve through a; b's copy of the room learns it from the owner's notice.
+    assert ann.http.post(f"{a.url}/api/rooms/{room_id}/mute", json={"user_id": eve_id}).is_success
+    while eve_id not in eve.next_of("room")["room"]["muted"]:
+        pass
+    eve.say("watchers", "Am I muted?")
+    assert eve.next_of("error")["code"] == "muted"
+
+    # Through b, the host closes the watchers' channel to the players: each process keeps
+    # a watcher's line from its own players.
+    closed = ann.http.post(f"{b.url}/api/rooms/{room_id}/settings", json={"watchers_chat": False})
+    assert closed.json()["watchers_chat"] is False
+    for player in (ann, bob):
+        log = player.next_of("chat_log")["messages"]
+        assert [line["text"] for line in log] == ["Hello from a"]
+    cat.say("watchers", "Only the watchers read this")
+    for watcher in (eve, cat):
+        assert watcher.next_of("chat")["text"] == "Only the watchers read this"
+    for player in (ann, bob):
+        assert [m for m in told_before_pong(player) if m["type"] == "chat"] == []
+    for person in (ann, bob, eve, cat):
+        person.close()

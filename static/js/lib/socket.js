@@ -2,7 +2,8 @@
 // jitter), a keep-alive ping, and a status callback for the connection indicator. On every
 // (re)connect the server sends the room and this seat's view again, so the table is
 // restored without a reload. A preview ("what would this action do?") is a Promise of the
-// server's answer; the answers come back in the order the questions were sent.
+// server's answer; the answers come back in the order the questions were sent. Chat lines
+// and reactions are sent as they are; what the server says back comes as messages.
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_MIN_MS = 500;
@@ -111,6 +112,16 @@ export class RoomSocket {
   /** Send an action acted on `version`; false when not connected. */
   act(version, action) {
     return this.sendRaw({ type: "act", version, action });
+  }
+
+  /** Say `text` on `channel` ("table" or "watchers"); false when not connected. */
+  chat(channel, text) {
+    return this.sendRaw({ type: "chat", channel, text });
+  }
+
+  /** Send a reaction (one of the server's fixed set); false when not connected. */
+  react(reaction) {
+    return this.sendRaw({ type: "react", reaction });
   }
 
   /**

@@ -1,12 +1,14 @@
 // review.js — step through a finished match move by move (GET /api/matches/{id}/review):
 // every hand shown, the move described (and who made it, where a computer stood in or the
-// clock played), and the score progression drawn as a chart with a marker at the current
-// move. Keyboard: ← → step, Home/End jump, Space plays.
+// clock played), the score progression drawn as a chart with a marker at the current move,
+// and the table talk up to that move (what was said at this move marked). Keyboard: ← →
+// step, Home/End jump, Space plays.
 
 import { get } from "../lib/api.js";
 import { credited, playedBy } from "../lib/credit.js";
 import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
 import { Table } from "../table/table.js";
+import { chatLine } from "../talk/line.js";
 import { initChrome } from "./common.js";
 
 initChrome();
@@ -27,6 +29,7 @@ let table = null;
 let game = null;
 let room = null;
 let playing = null;
+let talk = []; // what was said, each line with the version (move) it was said at
 
 function svg(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -133,6 +136,29 @@ function chart() {
 
 let chartParts = null;
 
+/** The talk up to move `index`, newest last; what was said at this move is marked. */
+function drawTalk(index) {
+  const list = $("#review-talk-list");
+  const said = talk.filter((line) => line.version <= index);
+  const now = said.filter((line) => line.version === index).length;
+  $("#review-talk-note").textContent = now
+    ? `${now === 1 ? "1 line" : `${now} lines`} said at this move.`
+    : "Nothing said at this move.";
+  list.replaceChildren(
+    ...(said.length
+      ? said.map((line) =>
+          chatLine(line, {
+            tags: [line.channel === "watchers" ? "watching" : null, `move ${line.version}`].filter(
+              Boolean,
+            ),
+            className: line.version === index ? "now" : "",
+          }),
+        )
+      : [h("li.chat-empty", {}, "Nothing said yet.")]),
+  );
+  list.scrollTop = list.scrollHeight;
+}
+
 function go(index, animate = true) {
   step = Math.max(0, Math.min(frames.length - 1, index));
   const frame = frames[step];
@@ -148,6 +174,7 @@ function go(index, animate = true) {
   for (const el of document.querySelectorAll("[data-legend-score]")) {
     el.textContent = String(series(frame)[Number(el.dataset.legendScore)]);
   }
+  drawTalk(step);
   $("#first-step").disabled = $("#prev-step").disabled = step === 0;
   $("#last-step").disabled = $("#next-step").disabled = step === frames.length - 1;
 }
@@ -219,6 +246,7 @@ async function init() {
     const review = await get(`/matches/${encodeURIComponent(data.match)}/review`);
     record = review.match;
     frames = review.frames;
+    talk = review.chat || [];
   } catch (err) {
     showError($("#review-error"), err.message);
     $("#review").setAttribute("aria-busy", "false");
@@ -270,6 +298,7 @@ async function init() {
   });
   chartParts = chart();
   facts();
+  $("#review-talk").hidden = !talk.length;
   go(0, false);
   $("#review").setAttribute("aria-busy", "false");
 }

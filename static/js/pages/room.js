@@ -1,17 +1,22 @@
 // room.js — one room: the lobby while seats fill (lobby.js), then the live table over the
-// room's WebSocket. This page owns the socket: the table acts and asks for previews through
-// the functions given to it here. Watchers get the public view; a player's connection gets
-// their seat's view. Reconnects restore the table without a reload; every refusal is shown
-// in words next to what caused it. It also says when the host role moves on, lets a person
-// take back the seat a computer plays for them, and says when a table has closed.
+// room's WebSocket, with the table talk beside it (talk/chat.js, talk/reactions.js) and the
+// your-turn signals (signals.js). This page owns the socket: the table acts and asks for
+// previews, the chat says and reacts, through the functions given to them here. Watchers
+// get the public view; a player's connection gets their seat's view. Reconnects restore
+// the table without a reload; every refusal is shown in words next to what caused it. It
+// also says when the host role moves on, lets a person take back the seat a computer plays
+// for them, and says when a table has closed.
 
 import { get, post } from "../lib/api.js";
 import { $, announce, boot, seatName, showError } from "../lib/dom.js";
 import { RoomSocket } from "../lib/socket.js";
 import { noteServerTime } from "../table/clocks.js";
 import { Table } from "../table/table.js";
+import { ChatPanel } from "../talk/chat.js";
+import { reactionButtons, showBubble } from "../talk/reactions.js";
 import { currentUser, initChrome, onRename, setConnection } from "./common.js";
 import { initLobby, isHost, showLobby } from "./lobby.js";
+import { TurnSignals } from "./signals.js";
 
 initChrome();
 
@@ -24,6 +29,16 @@ let lastStatus = null;
 
 const tableWrap = $("#table-wrap");
 initLobby({ watchOnly });
+let talk = null; // the chat panel, once the room is known
+const signals = new TurnSignals(
+  {
+    panel: $("#turn-alerts"),
+    sound: $("#turn-sound"),
+    notify: $("#turn-notify"),
+    note: $("#turn-notify-note"),
+  },
+  () => (room ? `${room.title} · ${room.code}` : "Parlour"),
+);
 
 function renderLobby() {
   tableWrap.hidden = true;
@@ -97,11 +112,42 @@ function ensureTable() {
   return table;
 }
 
+/** Your seat in the room as last described (null: watching). */
+function mySeat() {
+  const id = currentUser()?.id;
+  return room?.seats.find((s) => s.user_id && s.user_id === id)?.seat ?? null;
+}
+
+/** The room changed: the talk panel and the signals follow who you are in it. */
+function roomForTalk() {
+  talk.updateRoom(room);
+  $("#reaction-bar").hidden = mySeat() === null;
+  signals.seated(mySeat() !== null);
+}
+
+function onTalk(message) {
+  if (message.type === "chat") talk.add(message);
+  else if (message.type === "chat_log") talk.log(message.messages);
+  else if (message.type === "reaction" && !talk.hides(message.user_id)) {
+    showBubble(message);
+    if (message.user_id !== currentUser()?.id) talk.note(`${message.name}: ${message.reaction}`);
+  }
+}
+
 function onMessage(message) {
   if (message.now) noteServerTime(message.now);
+  if (["chat", "chat_log", "reaction"].includes(message.type)) {
+    onTalk(message);
+    return;
+  }
+  if (message.type === "error" && message.about) {
+    talk.refused(message);
+    return;
+  }
   if (message.type === "room") {
     const before = room;
     room = message.room;
+    roomForTalk();
     $("#room").setAttribute("aria-busy", "false");
     $("#room-loading").hidden = true;
     if (room.status === "waiting") {
@@ -120,6 +166,7 @@ function onMessage(message) {
   }
   if (message.type === "state") {
     if (!room) return;
+    signals.update(message.seat, message.view);
     ensureTable().push({
       room,
       view: message.view,
@@ -156,6 +203,7 @@ function onStatus(status, detail) {
 
 onRename(() => {
   if (room?.status === "waiting") renderLobby();
+  if (talk) roomForTalk();
 });
 
 async function init() {
@@ -183,6 +231,17 @@ async function init() {
   } else if (room.status === "closed") {
     renderClosed();
   }
+  talk = new ChatPanel($("#talk"), {
+    roomId: room.id,
+    me: currentUser,
+    send: (channel, text) => socket.chat(channel, text),
+  });
+  const offline = { about: "react", message: "You are offline; the reaction was not sent." };
+  $("#reaction-bar").replaceChildren(
+    ...reactionButtons((reaction) => socket.react(reaction) || talk.refused(offline)),
+  );
+  roomForTalk();
+  $("#talk").hidden = false;
   socket = new RoomSocket(room.id, { onMessage, onStatus });
   socket.connect();
 }

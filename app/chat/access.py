@@ -1,0 +1,49 @@
+"""Who reads and who writes which channel of a room's chat.
+
+``table`` is the players' channel: only seated people write in it, and everyone connected
+to the room reads it. ``watchers`` is everyone else's: anyone connected writes in it and
+the watchers always read it; the players read it (and so may write in it) only while the
+host leaves the room's ``watchers_chat`` setting on. Reactions are the players' (they are
+shown at a player's plate), and everyone reads them. A person the host muted writes
+nothing and reacts with nothing.
+"""
+
+from __future__ import annotations
+
+from app.rooms.errors import RoomError
+from app.rooms.records import LiveRoom
+
+TABLE = "table"
+WATCHERS = "watchers"
+CHANNELS = (TABLE, WATCHERS)
+
+_EVERY_CHANNEL = frozenset(CHANNELS)
+_TABLE_ONLY = frozenset((TABLE,))
+
+
+def readable(room: LiveRoom, seat: int | None) -> frozenset[str]:
+    """The channels a connection acting as ``seat`` (None: watching) reads."""
+    if seat is None or room.watchers_chat:
+        return _EVERY_CHANNEL
+    return _TABLE_ONLY
+
+
+def check_speaker(room: LiveRoom, user_id: str | None) -> str:
+    """A speaker needs an identity, and the host must not have muted them."""
+    if user_id is None:
+        raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+    if user_id in room.muted:
+        raise RoomError("muted", "The host has muted you at this table.", 403)
+    return user_id
+
+
+def check_channel(room: LiveRoom, seat: int | None, channel: str) -> None:
+    """Refuse a message to a channel its writer may not write in."""
+    if channel == TABLE and seat is None:
+        raise RoomError(
+            "not_seated", "Only the players write to the table; write to the watchers.", 403
+        )
+    if channel not in readable(room, seat):
+        raise RoomError(
+            "watchers_chat_off", "The host has closed the watchers' chat to the players.", 403
+        )

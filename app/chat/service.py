@@ -1,0 +1,144 @@
+"""``Chat``: what people say at a table and the reactions they send — checked, stored,
+and handed on to be delivered.
+
+A chat line is checked (identity, channel, mute, text, the speaker's rate), stored —
+the commit comes before anyone is told, so a restart keeps every line anyone read — then
+remembered in the room's recent messages and handed to this process's connections and,
+with several processes, to the others. A reaction is checked the same way and handed on,
+never stored. The rate is per person: 1 a second with bursts of 5 by default, for lines
+and for reactions separately.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app.chat.access import CHANNELS, check_channel, check_speaker
+from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
+from app.chat.recent import KEPT
+from app.chat.text import REACTIONS, checked_text
+from app.models import ChatMessage, iso, utcnow
+from app.ratelimit import PerKey
+from app.rooms.errors import RoomError
+from app.rooms.records import LiveRoom
+from app.rooms.storage import RoomStorage
+
+
+def chat_body(message: ChatMessage) -> dict[str, Any]:
+    """A stored line as every reader is sent it."""
+    return {
+        "type": "chat",
+        "id": message.id,
+        "channel": message.channel,
+        "seat": message.seat,
+        "name": message.name,
+        "user_id": message.user_id,
+        "text": message.text,
+        "at": iso(message.at),
+    }
+
+
+class Chat:
+    """Table talk for every room this process serves connections of."""
+
+    def __init__(
+        self,
+        storage: RoomStorage,
+        readers: ChatReaders,
+        *,
+        rate: float,
+        burst: int,
+        others: ChatOutlet | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.storage = storage
+        self.readers = readers
+        self.others = others
+        self.clock = clock
+        self.rate, self.burst = rate, burst
+        self._lines = PerKey(rate, burst)
+        self._reactions = PerKey(rate, burst)
+
+    def _check_rate(self, limits: PerKey, user_id: str) -> None:
+        if not limits.allow(user_id, self.clock()):
+            raise RoomError(
+                "rate_limited",
+                f"Slow down: {self.rate:g} a second, bursts of {self.burst}. Wait a moment.",
+                429,
+            )
+
+    async def say(self, room: LiveRoom, *, user_id: str | None, channel: str, text: str) -> None:
+        """Store a line and hand it on; RoomError (nothing stored) when it is refused."""
+        speaker = check_speaker(room, user_id)
+        seat = room.seat_of(speaker)
+        check_channel(room, seat, channel)
+        cleaned = checked_text(text)
+        self._check_rate(self._lines, speaker)
+        holder = room.seats[seat] if seat is not None else None
+        stored = await self.storage.add_chat(
+            ChatMessage(
+                room_id=room.id,
+                match_id=room.match_id,
+                version=room.version,
+                channel=channel,
+                seat=seat,
+                user_id=speaker,
+                # A player speaks under the name at the table; a watcher under their own.
+                name=holder.name if holder is not None else "",
+                text=cleaned,
+                at=utcnow(),
+            )
+        )
+        if stored is None:
+            raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+        self._spread(room, Spoken.of(channel, chat_body(stored)))
+
+    async def react(self, room: LiveRoom, *, user_id: str | None, reaction: str) -> None:
+        """Hand on a player's reaction (never stored); RoomError when it is refused."""
+        if reaction not in REACTIONS:
+            raise RoomError("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
+        speaker = check_speaker(room, user_id)
+        seat = room.seat_of(speaker)
+        holder = room.seats[seat] if seat is not None else None
+        if seat is None or holder is None:
+            raise RoomError("not_seated", "Only the players send reactions.", 403)
+        self._check_rate(self._reactions, speaker)
+        body = {
+            "type": "reaction",
+            "seat": seat,
+            "name": holder.name,
+            "user_id": speaker,
+            "reaction": reaction,
+            "at": iso(utcnow()),
+        }
+        self._spread(room, Spoken.of(None, body))
+
+    def _spread(self, room: LiveRoom, spoken: Spoken) -> None:
+        self.heard(room, spoken)
+        if self.others is not None:
+            self.others.spoken(room, spoken)
+
+    def heard(self, room: LiveRoom, spoken: Spoken) -> None:
+        """A message said here or on another process: remember it, deliver it here."""
+        if spoken.is_chat:
+            room.chat.remember(spoken.body)
+        self.readers.spoken(room, spoken)
+
+    async def recent(self, room: LiveRoom) -> None:
+        """Make sure the room's recent messages are known (read once from the database)."""
+        if room.chat.loaded:
+            return
+        async with room.chat.lock:
+            if room.chat.loaded:
+                return
+            stored = await self.storage.recent_chat(room.id, CHANNELS, KEPT)
+            room.chat.fill(chat_body(message) for message in stored)
+
+    async def catch_up(self, room: LiveRoom) -> None:
+        """Messages may have been missed (Redis was away): read them again, and send every
+        connection of the room its chat log anew."""
+        room.chat.forget()
+        await self.recent(room)
+        self.readers.chat_reloaded(room)

@@ -1,0 +1,51 @@
+"""What people type, made safe to store and show; the limits; the fixed reactions.
+
+Control characters and the bidirectional formatting characters are removed (a
+right-to-left override would make a line read differently from what was written);
+line breaks and tabs become spaces. What is left is trimmed and must be 1 to 500
+characters long.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from app.rooms.errors import RoomError
+
+MAX_CHARS = 500
+
+# The embeddings, overrides and isolates, and the marks (LRM, RLM, ALM).
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Whitespace that breaks a line: shown as one space.
+BREAKS = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+
+REACTIONS = ("👍", "😂", "😮", "😢", "🎉", "Well played")
+
+
+def _kept(char: str) -> str:
+    if char in BREAKS:
+        return " "
+    if char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs"):
+        return ""
+    return char
+
+
+def clean(text: str) -> str:
+    """``text`` without control or bidi formatting characters, trimmed."""
+    return "".join(_kept(char) for char in text).strip()
+
+
+def checked_text(text: str) -> str:
+    """The cleaned text, or a refusal when nothing is left or it is too long."""
+    cleaned = clean(text)
+    if not cleaned:
+        raise RoomError("chat_empty", "Write something first.", 422)
+    if len(cleaned) > MAX_CHARS:
+        raise RoomError(
+            "chat_too_long",
+            f"A message is at most {MAX_CHARS} characters; this one has {len(cleaned)}.",
+            422,
+        )
+    return cleaned

@@ -1,0 +1,48 @@
+"""The host's chat settings: muting a person at the table, and the watchers' channel.
+
+Like the lobby's verbs they run on the process that referees the room, check under the
+room's lock, write one transaction, and only then change the room and tell the notifier
+(the room description carries both settings, so other processes' copies follow).
+"""
+
+from __future__ import annotations
+
+from app.rooms.errors import RoomError
+from app.rooms.lobby import check_host
+from app.rooms.notifier import Notifier
+from app.rooms.records import LiveRoom
+from app.rooms.storage import RoomStorage
+
+
+class ChatSettings:
+    """The host's verbs on a room's chat."""
+
+    def __init__(self, storage: RoomStorage, notifier: Notifier) -> None:
+        self.storage = storage
+        self.notifier = notifier
+
+    async def mute(self, room: LiveRoom, *, user_id: str, person: str, muted: bool) -> None:
+        """Mute ``person`` here (their messages and reactions are refused), or unmute."""
+        async with room.lock:
+            check_host(room, user_id)
+            if person == user_id:
+                raise RoomError("bad_request", "The host cannot mute themselves.", 422)
+            wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
+            if wanted == room.muted:
+                return
+            if not await self.storage.set_muted(room.id, wanted, person=person):
+                raise RoomError("user_not_found", "There is no such person.", 404)
+            room.muted = wanted
+            room.described()
+            self.notifier.room_changed(room)
+
+    async def set_watchers_chat(self, room: LiveRoom, *, user_id: str, on: bool) -> None:
+        """Whether the players read (and write in) the watchers' channel."""
+        async with room.lock:
+            check_host(room, user_id)
+            if room.watchers_chat == on:
+                return
+            await self.storage.set_watchers_chat(room.id, on)
+            room.watchers_chat = on
+            room.described()
+            self.notifier.room_changed(room)
