@@ -1,7 +1,11 @@
 """Settings from the environment (pydantic-settings), with safe defaults for `make run`.
 
-``SECRET_KEY`` signs the guest-session cookie. When it is not given, one is generated once
-and kept in ``DATA_DIR/secret_key`` so that sessions survive restarts.
+``SECRET_KEY`` signs the session cookie. When it is not given, one is generated once and
+kept in ``DATA_DIR/secret_key`` so that sessions survive restarts — on one machine, for
+development. With ``ENVIRONMENT=production`` the server refuses to start without a real
+key (a known default, or anything short, would let anyone sign a cookie for any user,
+since user ids are public), and the cookie is sent over HTTPS only unless
+``COOKIE_SECURE=false`` says otherwise.
 """
 
 from __future__ import annotations
@@ -9,13 +13,21 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal, Self
 
+from pydantic import ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The shortest SECRET_KEY production accepts, and keys that examples and old defaults used.
+MIN_SECRET_KEY_LENGTH = 32
+KNOWN_SECRET_KEYS = frozenset({"change-me-in-production", "changeme", "secret", "dev"})
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False)
 
+    # "production" demands a real SECRET_KEY and secure cookies (see the module's docstring).
+    environment: Literal["development", "production"] = "development"
     database_url: str = "sqlite:///./data/parlour.db"
     secret_key: str | None = None
     data_dir: Path = Path("./data")
@@ -49,10 +61,18 @@ class Settings(BaseSettings):
     # a revoked session can outlive its revocation in another process if Redis loses word.
     session_cache_seconds: float = 5.0
 
-    # Login attempts allowed per account and per address in each window (app/login_limits.py).
+    # Login attempts allowed per account and per address in each window (app/quotas.py).
     login_attempts_per_account: int = 10
     login_attempts_per_address: int = 50
     login_window_seconds: float = 900.0
+    # Tables a person, and an address, may open in an hour; rooms an address may look up
+    # by short code in a minute (app/quotas.py).
+    rooms_per_hour_per_person: int = 30
+    rooms_per_hour_per_address: int = 120
+    code_lookups_per_minute: int = 60
+    # Open sockets a person, and an address, may hold at once (per server process).
+    sockets_per_person: int = 16
+    sockets_per_address: int = 64
 
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
@@ -70,6 +90,21 @@ class Settings(BaseSettings):
     # Prefix of every Redis key and channel, so that deployments can share a Redis.
     redis_prefix: str = "parlour"
 
+    @model_validator(mode="after")
+    def _production_is_safe(self) -> Self:
+        if self.environment != "production":
+            return self
+        key = self.secret_key or ""
+        if len(key) < MIN_SECRET_KEY_LENGTH or key.lower() in KNOWN_SECRET_KEYS:
+            raise ValueError(
+                f"ENVIRONMENT=production needs SECRET_KEY set to a random string of at least "
+                f"{MIN_SECRET_KEY_LENGTH} characters (e.g. python -c 'import secrets; "
+                f"print(secrets.token_urlsafe(48))')."
+            )
+        if "cookie_secure" not in self.model_fields_set:
+            self.cookie_secure = True
+        return self
+
     def resolved_secret_key(self) -> str:
         if self.secret_key:
             return self.secret_key
@@ -86,3 +121,23 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+def settings_or_exit() -> Settings:
+    """The settings, or the process's end with one line saying what is wrong with them."""
+    try:
+        return get_settings()
+    except ValidationError as error:
+        problems = "; ".join(str(e.get("ctx", {}).get("error", e["msg"])) for e in error.errors())
+        raise SystemExit(f"Parlour will not start: {problems}") from None
+
+
+# Environment for a server whose clients all come from one address — a load generator or a
+# browser test harness on the same machine — where the per-address caps would count every
+# simulated person as one visitor. Never for a server that real people reach.
+SHARED_ADDRESS_CAPS = {
+    "ROOMS_PER_HOUR_PER_ADDRESS": "1000000",
+    "SOCKETS_PER_ADDRESS": "1000000",
+    "CODE_LOOKUPS_PER_MINUTE": "1000000",
+    "LOGIN_ATTEMPTS_PER_ADDRESS": "1000000",
+}

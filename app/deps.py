@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.auth import Authenticator, Identity
 from app.config import Settings
 from app.identity import CookieSigner
-from app.login_limits import LoginLimits
+from app.quotas import Limiter
 from app.rooms import RoomError, Rooms
 
 
@@ -35,9 +35,14 @@ async def get_auth(request: Request) -> Authenticator:
     return auth
 
 
-async def get_login_limits(request: Request) -> LoginLimits:
-    limits: LoginLimits = request.app.state.login_limits
-    return limits
+async def get_limiter(request: Request) -> Limiter:
+    limiter: Limiter = request.app.state.limiter
+    return limiter
+
+
+def client_address(request: Request) -> str:
+    """The caller's address (the proxy's word for it when uvicorn trusts the proxy)."""
+    return request.client.host if request.client else "unknown"
 
 
 def get_session(request: Request) -> Iterator[Session]:
@@ -70,7 +75,7 @@ AppSettings = Annotated[Settings, Depends(get_app_settings)]
 LiveRooms = Annotated[Rooms, Depends(get_rooms)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
 Auth = Annotated[Authenticator, Depends(get_auth)]
-Limits = Annotated[LoginLimits, Depends(get_login_limits)]
+Limits = Annotated[Limiter, Depends(get_limiter)]
 DbSession = Annotated[Session, Depends(get_session)]
 MaybeUser = Annotated[Identity | None, Depends(current_user_or_none)]
 CurrentUser = Annotated[Identity, Depends(current_user)]

@@ -19,7 +19,7 @@ readers (app/chat/outlet.py) in this process.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+from collections import Counter, deque
 
 from starlette.websockets import WebSocket
 
@@ -60,6 +60,7 @@ class Connection:
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
+        self.address = websocket.client.host if websocket.client else "unknown"
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
@@ -212,6 +213,13 @@ class Hub:
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
+        # Open sockets per person and per address, for the caps on both (app/routes/ws.py).
+        self._per_person: Counter[str] = Counter()
+        self._per_address: Counter[str] = Counter()
+
+    def open_sockets(self, user_id: str | None, address: str) -> tuple[int, int]:
+        """How many sockets the person (0 for nobody) and the address hold here."""
+        return (self._per_person[user_id] if user_id else 0), self._per_address[address]
 
     async def watch_for_stuck_clients(self, period: float = 1.0) -> None:
         """Every ``period`` seconds, drop connections stuck sending (runs for ever)."""
@@ -224,14 +232,28 @@ class Hub:
                     connection.drop_if_stuck(now)
 
     def add(self, connection: Connection) -> None:
-        self._rooms.setdefault(connection.room.id, set()).add(connection)
+        connections = self._rooms.setdefault(connection.room.id, set())
+        if connection in connections:
+            return
+        connections.add(connection)
+        if connection.user_id:
+            self._per_person[connection.user_id] += 1
+        self._per_address[connection.address] += 1
 
     def remove(self, connection: Connection) -> None:
         connections = self._rooms.get(connection.room.id)
-        if connections is not None:
-            connections.discard(connection)
-            if not connections:
-                del self._rooms[connection.room.id]
+        if connections is None or connection not in connections:
+            return
+        connections.discard(connection)
+        if not connections:
+            del self._rooms[connection.room.id]
+        if connection.user_id:
+            self._per_person[connection.user_id] -= 1
+            if not self._per_person[connection.user_id]:
+                del self._per_person[connection.user_id]
+        self._per_address[connection.address] -= 1
+        if not self._per_address[connection.address]:
+            del self._per_address[connection.address]
 
     # --- the rooms' notifier -------------------------------------------------------------
 

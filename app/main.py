@@ -28,7 +28,7 @@ from app.db import make_engine
 from app.http_guards import HttpGuards, parse_origins
 from app.hub import Hub
 from app.identity import CookieSigner
-from app.login_limits import LoginLimits, LoginRules, MemoryLoginLimits, RedisLoginLimits
+from app.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
@@ -88,12 +88,7 @@ def create_app(
     storage = storage or RoomStorage(make_engine(settings.database_url))
     signer = CookieSigner(settings.resolved_secret_key())
     auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
-    login_rules = LoginRules(
-        settings.login_attempts_per_account,
-        settings.login_attempts_per_address,
-        settings.login_window_seconds,
-    )
-    login_limits: LoginLimits = MemoryLoginLimits(login_rules)
+    quotas: Quotas = MemoryQuotas()
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
         "clock": clock,
@@ -113,7 +108,7 @@ def create_app(
         # word is sent from the event loop: some of it comes from worker threads).
         cluster.on_forget_user = auth.forget_here
         cluster.on_forget_all = auth.forget_all
-        login_limits = RedisLoginLimits(redis, login_rules, settings.redis_prefix)
+        quotas = RedisQuotas(redis, settings.redis_prefix)
         rooms = Rooms(
             storage,
             notifier=Notifiers([hub, cluster]),
@@ -170,7 +165,7 @@ def create_app(
     app.state.sessions = storage.sessions
     app.state.signer = signer
     app.state.auth = auth
-    app.state.login_limits = login_limits
+    app.state.limiter = Limiter(quotas, SiteQuotas.from_settings(settings))
     app.state.hub = hub
     app.state.rooms = rooms
     app.state.chat = chat

@@ -70,7 +70,9 @@ class Room(Base):
     __tablename__ = "rooms"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    code: Mapped[str] = mapped_column(String(12), unique=True)
+    # The short code a public room is joined by while it is open; None for a private room
+    # (reachable only by its id's unguessable link) and once the room has ended (freed).
+    code: Mapped[str | None] = mapped_column(String(12), unique=True)
     game: Mapped[str] = mapped_column(String(20))
     seat_count: Mapped[int]
     options: Mapped[dict[str, Any]] = mapped_column(JSON)

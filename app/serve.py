@@ -21,7 +21,7 @@ from types import FrameType
 
 import uvicorn
 
-from app.config import get_settings
+from app.config import get_settings, settings_or_exit
 from app.db import upgrade_to_head
 from app.http_protocol import with_header_timeout
 
@@ -72,7 +72,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--no-migrate", action="store_true", help="the database is migrated")
     args = parser.parse_args(argv)
-    settings = get_settings()
+    settings = settings_or_exit()
     if args.processes > 1 and not settings.redis_url:
         raise SystemExit("Several processes share the rooms through Redis: set REDIS_URL.")
     if not args.no_migrate:

@@ -252,7 +252,9 @@ def abandon_match(
         winners=[],
     )
     session.execute(
-        update(Room).where(Room.id == room_id).values(status="abandoned", clock_state=clock_state)
+        update(Room)
+        .where(Room.id == room_id)
+        .values(status="abandoned", code=None, clock_state=clock_state)
     )
     session.commit()
 
@@ -293,6 +295,21 @@ class MatchFilters:
     result: str | None = None
     since: datetime | None = None
     before: datetime | None = None
+
+
+def match_visible_to(*, session: Session, match_id: str, viewer_id: str | None) -> bool:
+    """Whether a match may be shown to ``viewer_id``: a public room's to anyone, a private
+    room's only to the people who played it (never by comparing with a missing id, which
+    would match the computers' seats)."""
+    room = session.scalar(select(Room.visibility).where(Room.match_id == match_id))
+    if room != "private":
+        return True
+    if viewer_id is None:
+        return False
+    played = select(MatchPlayer.match_id).where(
+        MatchPlayer.match_id == match_id, MatchPlayer.user_id == viewer_id
+    )
+    return session.scalar(played) is not None
 
 
 def finished_matches(

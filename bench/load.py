@@ -53,6 +53,7 @@ import orjson
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
+from app.config import SHARED_ADDRESS_CAPS
 from bench.machine import (
     RESULTS,
     command_line,
@@ -169,6 +170,8 @@ def real_servers(
         "SECRET_KEY": "bench-secret",
         "DATA_DIR": str(data_dir),
         "BOT_DELAY": "0.6",
+        # Every simulated person connects from this machine's one address.
+        **SHARED_ADDRESS_CAPS,
     }
     if processes > 1:
         if not redis_url:

@@ -26,6 +26,12 @@ def run_migrations_online() -> None:
     url = config.attributes.get("url") or get_settings().database_url
     engine = make_engine(url)
     with engine.connect() as conn:
+        if url.startswith("sqlite"):
+            # SQLite changes a column by copying its table; with foreign keys enforced,
+            # dropping the old copy would cascade to the rows that point at it. The pragma
+            # takes effect only outside a transaction, so it is set before the first one.
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()  # so that Alembic begins (and commits) a transaction of its own
         context.configure(
             connection=conn,
             target_metadata=target_metadata,

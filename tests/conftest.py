@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from app.config import SHARED_ADDRESS_CAPS
 from app.db import make_engine, upgrade_to_head
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -108,6 +109,9 @@ class LiveServer:
             "SECRET_KEY": "live-test-secret",
             "DATA_DIR": str(self.data_dir),
             "BOT_DELAY": "0.05",
+            # Every browser and client of the tests comes from 127.0.0.1: the per-address
+            # caps would count them all as one visitor (the caps have their own tests).
+            **SHARED_ADDRESS_CAPS,
             **self.env,
         }
         log = self.log_path.open("ab")

@@ -16,10 +16,9 @@ process accepts any request for any room:
 - a chat line or reaction said through any process is published on the room's talk
   channel, which every process holding the room listens to; each delivers it to its own
   connections that may read it (app/hub.py);
-- every second each process renews its leases, gives up the rooms whose lease it lost or
-  could not renew in time, and claims the rooms whose owner is gone — its copies first,
-  then unfinished matches nobody holds — replaying their logs, so a dead owner's tables
-  play on within its lease time plus a second;
+- every third of a lease each process renews its leases and takes over the rooms whose
+  owner is gone (app/cluster/upkeep.py), so a dead owner's tables play on within its
+  lease time plus a second;
 - a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
   the sessions channel, and every process forgets its cached identities (app/auth.py);
   after an outage of Redis every process forgets them all.
@@ -41,62 +40,24 @@ from redis.exceptions import RedisError
 from app.chat.outlet import Spoken
 from app.chat.service import Chat
 from app.cluster.bus import RedisBus
+from app.cluster.calls import Calls
+from app.cluster.channels import Channels
 from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence, Here
+from app.cluster.room_description import room_description, take_description
+from app.cluster.upkeep import Upkeep
 from app.hub import Hub
 from app.rooms import LiveRoom, RoomError, Rooms
 from app.rooms.errors import unavailable
-from app.rooms.records import SeatHolder
 from app.rooms.referee import begin, follow
 from app.rooms.turn_clocks import TurnClocks
 
 log = logging.getLogger("parlour.cluster")
-
-
-def _meta(room: LiveRoom) -> dict[str, Any]:
-    """The part of a room that a notice carries besides its match's state and clocks."""
-    return {
-        "seats": [
-            None if h is None else [h.user_id, h.bot, h.name, h.stand_in_for, h.stand_in_name]
-            for h in room.seats
-        ],
-        "status": room.status,
-        "host_id": room.host_id,
-        "options": room.options,
-        "visibility": room.visibility,
-        "rated": room.rated,
-        "match_id": room.match_id,
-        # The seed is secret until the match ends; it travels only between processes, so
-        # that a copy starts the match without reading the log.
-        "seed": None if room.seed is None else str(room.seed),
-        "seed_hash": room.seed_hash,
-        "rematch_id": room.rematch_id,
-        "clock": room.clock,
-        # Stamped by the owner (app/rooms/away.py): every copy shows the same times.
-        "away_since": room.away_since,
-        "vacant_since": room.vacant_since,
-        "watchers_chat": room.watchers_chat,
-        "muted": room.muted,
-    }
-
-
-def _apply_meta(room: LiveRoom, meta: dict[str, Any]) -> bool:
-    """Take a notice's description of a room (not its match's state); True if it changed."""
-    seats = [None if s is None else SeatHolder(*s) for s in meta["seats"]]
-    fields = {**meta, "seats": seats}
-    del fields["seed"]
-    changed = False
-    for name, value in fields.items():
-        if getattr(room, name) != value:
-            setattr(room, name, value)
-            changed = True
-    return changed
+CALL_TIMEOUT = 2.0  # seconds an owner has to answer a forwarded verb
 
 
 class Cluster:
     """The rooms' ownership (app/rooms/ownership.py) and a notifier, over Redis."""
-
-    call_timeout = 2.0
 
     def __init__(self, redis: Redis, hub: Hub, *, lease_seconds: float, prefix: str) -> None:
         self.redis = redis
@@ -104,14 +65,15 @@ class Cluster:
         self.process_id = secrets.token_hex(6)
         self.prefix = prefix
         self.leases = Leases(redis, self.process_id, lease_seconds, prefix)
-        self.presence = ClusterPresence(hub, self.process_id)
         self.bus = RedisBus(redis, self._on_message, self._caught_up)
+        self.channels = Channels(prefix)
+        self.presence = ClusterPresence(hub, self.process_id, redis, self.bus, self.channels)
+        self.calls = Calls(self.bus, self.channels, self.process_id, CALL_TIMEOUT)
+        self.upkeep = Upkeep(self)
         self._rooms: Rooms | None = None
         self._chat: Chat | None = None
         self._owners: dict[str, str] = {}  # last owner heard of, per room copy
-        self._calls: dict[str, asyncio.Future[Any]] = {}
         self._dirty: set[str] = set()
-        self._published: dict[str, Here] = {}
         self._resyncing: dict[str, int] = {}  # room -> newest version noticed meanwhile
         self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
@@ -137,35 +99,10 @@ class Cluster:
         self._rooms = rooms
         self._chat = chat
 
-    def channel(self, room_id: str) -> str:
-        """A room's notices: its owner publishes, the processes holding copies listen."""
-        return f"{self.prefix}:room:{room_id}"
-
-    def presence_channel(self, room_id: str) -> str:
-        """Who is connected to a room, per process: every process holding it listens."""
-        return f"{self.prefix}:here:{room_id}"
-
-    def talk_channel(self, room_id: str) -> str:
-        """A room's chat lines and reactions: every process holding it listens."""
-        return f"{self.prefix}:talk:{room_id}"
-
-    def inbox(self, process_id: str) -> str:
-        return f"{self.prefix}:proc:{process_id}"
-
-    @property
-    def sessions_channel(self) -> str:
-        return f"{self.prefix}:sessions"
-
-    def alive_key(self, process_id: str) -> str:
-        return f"{self.prefix}:alive:{process_id}"
-
-    def presence_key(self, room_id: str) -> str:
-        return f"{self.prefix}:presence:{room_id}"
-
     async def start(self) -> None:
-        self.bus.start({self.inbox(self.process_id), self.sessions_channel})
+        self.bus.start({self.channels.inbox(self.process_id), self.channels.sessions})
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._keep_up())]
+        self._tasks = [loop.create_task(self.upkeep.run())]
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -176,7 +113,7 @@ class Cluster:
         with contextlib.suppress(RedisError, OSError):
             for room_id in self.leases.held():
                 await self.leases.release(room_id)
-            await self.redis.delete(self.alive_key(self.process_id))
+            await self.redis.delete(self.channels.alive_key(self.process_id))
         await self.bus.close()
         await self.redis.aclose()
 
@@ -193,17 +130,17 @@ class Cluster:
         if claimed:
             self._owners[room.id] = self.process_id
             # An owner does not listen to its own notices.
-            await self.bus.unsubscribe(self.channel(room.id))
+            await self.bus.unsubscribe(self.channels.room(room.id))
         return claimed
 
     async def hold(self, room: LiveRoom) -> None:
         """A room just loaded here: claim it if it is free, else follow its owner."""
-        await self.bus.subscribe(self.presence_channel(room.id))
-        await self.bus.subscribe(self.talk_channel(room.id))
+        await self.bus.subscribe(self.channels.presence(room.id))
+        await self.bus.subscribe(self.channels.talk(room.id))
         room.owned = await self.claim(room)
         if not room.owned:
-            await self.bus.subscribe(self.channel(room.id))
-            await self._learn_presence(room)
+            await self.bus.subscribe(self.channels.room(room.id))
+            await self.presence.learn(room.id)
 
     def release(self, room: LiveRoom) -> None:
         asyncio.get_running_loop().create_task(self._release(room))
@@ -212,11 +149,10 @@ class Cluster:
         self._owners.pop(room.id, None)
         self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
-        self._published.pop(room.id, None)
         self.presence.forget_room(room.id)
-        await self.bus.unsubscribe(self.channel(room.id))
-        await self.bus.unsubscribe(self.presence_channel(room.id))
-        await self.bus.unsubscribe(self.talk_channel(room.id))
+        await self.bus.unsubscribe(self.channels.room(room.id))
+        await self.bus.unsubscribe(self.channels.presence(room.id))
+        await self.bus.unsubscribe(self.channels.talk(room.id))
         if self.leases.holds(room.id):
             with contextlib.suppress(RedisError, OSError):
                 await self.leases.release(room.id)
@@ -229,7 +165,7 @@ class Cluster:
         claims the room and runs the verb itself.
         """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 2 * self.leases.seconds + self.call_timeout
+        deadline = loop.time() + 2 * self.leases.seconds + self.calls.timeout
         owner = self._owners.get(room.id)
         silent: str | None = None  # an owner that did not answer
         while True:
@@ -247,7 +183,7 @@ class Cluster:
             else:
                 self._owners[room.id] = owner
                 try:
-                    return await self._call(owner, room.id, verb, args)
+                    return await self.calls.call(owner, room.id, verb, args)
                 except TimeoutError:
                     silent = owner
                 except RoomError as error:
@@ -256,25 +192,6 @@ class Cluster:
             if loop.time() > deadline:
                 raise unavailable()
             owner = None
-
-    async def _call(self, owner: str, room_id: str, verb: str, args: dict[str, Any]) -> Any:
-        call_id = secrets.token_hex(8)
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = answer
-        request = {
-            "kind": "call",
-            "id": call_id,
-            "from": self.process_id,
-            "room": room_id,
-            "verb": verb,
-            "args": args,
-        }
-        self.bus.publish(self.inbox(owner), orjson.dumps(request))
-        try:
-            async with asyncio.timeout(self.call_timeout):
-                return await answer
-        finally:
-            self._calls.pop(call_id, None)
 
     async def _answer(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"kind": "reply", "id": request["id"]}
@@ -300,14 +217,14 @@ class Cluster:
         # The notices of what the verb changed leave first, so the asker's copy is up to
         # date by the time it hears the answer.
         self._flush()
-        self.bus.publish(self.inbox(request["from"]), orjson.dumps(reply))
+        self.bus.publish(self.channels.inbox(request["from"]), orjson.dumps(reply))
 
     # --- sessions ----------------------------------------------------------------------------
 
     def forget_user(self, user_id: str) -> None:
         """Tell every other process to forget the user's cached identities."""
         message = {"kind": "forget_user", "user": user_id, "from": self.process_id}
-        self.bus.publish(self.sessions_channel, orjson.dumps(message))
+        self.bus.publish(self.channels.sessions, orjson.dumps(message))
 
     # --- the notifier: after every committed change of a room --------------------------------
 
@@ -339,7 +256,7 @@ class Cluster:
                     "version": room.version,
                 }
                 if noticed is None or noticed[1] != room.meta_version:
-                    self._meta[room_id] = _meta(room)
+                    self._meta[room_id] = room_description(room)
                 notice["meta"] = self._meta[room_id]
                 if room.last_action is not None:
                     seq, seat, action = room.last_action
@@ -349,35 +266,9 @@ class Cluster:
                 if acks:
                     notice["acks"] = acks
                 self._noticed[room_id] = stamp
-                self.bus.publish(self.channel(room_id), orjson.dumps(notice))
+                self.bus.publish(self.channels.room(room_id), orjson.dumps(notice))
             if noticed is None or noticed[1] != room.meta_version or not room.owned:
-                here = self.presence.here(room_id)
-                if self._published.get(room_id) != here:
-                    self._published[room_id] = here
-                    self._publish_presence(room_id, here)
-
-    def _publish_presence(self, room_id: str, here: Here) -> None:
-        message = {
-            "kind": "presence",
-            "proc": self.process_id,
-            "here": orjson.loads(here.payload()),
-        }
-        self.bus.publish(self.presence_channel(room_id), orjson.dumps(message))
-        asyncio.get_running_loop().create_task(self._store_presence(room_id, here))
-
-    async def _store_presence(self, room_id: str, here: Here) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            if here.watchers:
-                await self.redis.hset(self.presence_key(room_id), self.process_id, here.payload())
-            else:
-                await self.redis.hdel(self.presence_key(room_id), self.process_id)
-
-    async def _learn_presence(self, room: LiveRoom) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            entries = await self.redis.hgetall(self.presence_key(room.id))
-            for process, payload in entries.items():
-                name = process.decode() if isinstance(process, bytes) else process
-                self.presence.set_remote(room.id, name, Here.parse(payload))
+                self.presence.share(room_id)
 
     # --- the chat's other processes ------------------------------------------------------------
 
@@ -389,7 +280,7 @@ class Cluster:
             "channel": spoken.channel,
             "body": spoken.body,
         }
-        self.bus.publish(self.talk_channel(room.id), orjson.dumps(message))
+        self.bus.publish(self.channels.talk(room.id), orjson.dumps(message))
 
     def _on_talk(self, room_id: str, message: dict[str, Any]) -> None:
         room = self.rooms.registry.held(room_id)
@@ -408,7 +299,7 @@ class Cluster:
             room_id = channel.rsplit(":", 1)[1]
             here = Here.of(message["here"])
             if self.presence.set_remote(room_id, message["proc"], here):
-                self._described(room_id)
+                self.described(room_id)
         elif kind == "forget_user":
             if message["from"] != self.process_id:
                 self.on_forget_user(message["user"])
@@ -417,17 +308,9 @@ class Cluster:
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
-            answer = self._calls.get(message["id"])
-            if answer is None or answer.done():
-                return
-            if message["ok"]:
-                answer.set_result(message["result"])
-            else:
-                answer.set_exception(
-                    RoomError(message["code"], message["message"], message["status"])
-                )
+            self.calls.answered(message)
 
-    def _described(self, room_id: str) -> None:
+    def described(self, room_id: str) -> None:
         """Who is connected changed through another process: the owner stamps who went
         away (and says so in a notice); every process resends the room description."""
         room = self.rooms.registry.held(room_id)
@@ -435,10 +318,7 @@ class Cluster:
             self.rooms.presence_changed(room)
 
     def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
-        for call_id in notice.get("acks", ()):
-            answer = self._calls.get(call_id)
-            if answer is not None and not answer.done():
-                answer.set_result(None)
+        self.calls.acknowledged(notice.get("acks", []))
         room = self.rooms.registry.held(room_id)
         if room is None or notice["owner"] == self.process_id:
             return
@@ -446,7 +326,7 @@ class Cluster:
         if room.owned:
             # Another process says it referees this room. Redis's lease decides which of
             # the two does; until then this process's copy is the one it referees.
-            asyncio.get_running_loop().create_task(self._check_owner(room))
+            asyncio.get_running_loop().create_task(self.upkeep.check_owner(room))
             return
         if room_id in self._resyncing:
             self._resyncing[room_id] = max(self._resyncing[room_id], notice["version"])
@@ -454,7 +334,7 @@ class Cluster:
         meta = notice["meta"]
         if self._meta.get(room_id) != meta:
             self._meta[room_id] = meta
-            if _apply_meta(room, meta):
+            if take_description(room, meta):
                 room.described()
         version, event = notice["version"], notice.get("event")
         if room.match_id is not None and room.state is None:
@@ -468,11 +348,11 @@ class Cluster:
         if version != room.version and (
             event is None or not follow(room, *event) or room.version != version
         ):
-            self._resync(room, version)
+            self.resync(room, version)
             return
         self.hub.room_changed(room)
 
-    def _resync(self, room: LiveRoom, version: int) -> None:
+    def resync(self, room: LiveRoom, version: int) -> None:
         self._resyncing[room.id] = version
         asyncio.get_running_loop().create_task(self._restore(room))
 
@@ -503,11 +383,9 @@ class Cluster:
             if room.owned:
                 self.room_changed(room)
             else:
-                self._resync(room, room.version)
-            here = self.presence.here(room.id)
-            self._published[room.id] = here
-            self._publish_presence(room.id, here)
-            await self._learn_presence(room)
+                self.resync(room, room.version)
+            self.presence.share(room.id, again=True)
+            await self.presence.learn(room.id)
             # Chat lines said meanwhile on other processes were not heard here.
             asyncio.get_running_loop().create_task(self._catch_up_chat(room))
 
@@ -516,78 +394,3 @@ class Cluster:
             await self.chat.catch_up(room)
         except Exception:
             log.exception("could not read room %s's chat again", room.id)
-
-    # --- every second ---------------------------------------------------------------------------
-
-    async def _keep_up(self) -> None:
-        period = self.leases.seconds / 3
-        sweep_every = max(1, round(2.0 / period))
-        rounds = 0
-        while True:
-            try:
-                await self._tick(sweep=rounds % sweep_every == 0)
-            except (RedisError, OSError) as error:
-                log.debug("cluster upkeep: Redis unreachable (%s)", error)
-            except Exception:
-                log.exception("cluster upkeep failed")
-            rounds += 1
-            await asyncio.sleep(period)
-
-    async def _tick(self, *, sweep: bool) -> None:
-        registry = self.rooms.registry
-        # Rooms whose lease ran out unrenewed (Redis unreachable) stop being refereed here.
-        for room_id in self.leases.expired():
-            self._give_up(room_id)
-        await self.redis.set(
-            self.alive_key(self.process_id), b"1", px=int(self.leases.seconds * 1000)
-        )
-        for room_id in await self.leases.renew():
-            self._give_up(room_id)
-        # Copies whose owner is gone: claim them.
-        copies = [room for room in registry.rooms() if not room.owned]
-        owners = await self.leases.owners([room.id for room in copies])
-        for room, owner in zip(copies, owners, strict=True):
-            if owner is None and await self.claim(room):
-                log.info("took over room %s", room.id)
-                await self.rooms.became_owner(room)
-        # Processes that stopped renewing their heartbeat: forget their connections.
-        for process in self.presence.processes():
-            if not await self.redis.exists(self.alive_key(process)):
-                for room_id in self.presence.drop_process(process):
-                    self._described(room_id)
-        if sweep:
-            await self._sweep_orphans()
-        for room in registry.rooms():
-            registry.release_if_idle(room)
-
-    async def _check_owner(self, room: LiveRoom) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            if await self.leases.owner(room.id) not in (None, self.process_id):
-                self._give_up(room.id)
-
-    def _give_up(self, room_id: str) -> None:
-        self.leases.forget(room_id)
-        room = self.rooms.registry.held(room_id)
-        if room is not None and room.owned:
-            log.warning("lost the lease on room %s; following its new owner", room_id)
-            room.owned = False
-            asyncio.get_running_loop().create_task(self._follow(room))
-
-    async def _follow(self, room: LiveRoom) -> None:
-        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
-        with contextlib.suppress(RedisError, OSError):
-            await self.bus.subscribe(self.channel(room.id))
-        self._resync(room, room.version)
-
-    async def _sweep_orphans(self) -> None:
-        """Open rooms that no process holds (their owner died): claim them, resuming their
-        matches, so that their timers and computer players run again."""
-        ids = await self.rooms.storage.open_room_ids()
-        held = {room.id for room in self.rooms.registry.rooms()}
-        candidates = [room_id for room_id in ids if room_id not in held]
-        owners = await self.leases.owners(candidates)
-        for room_id, owner in zip(candidates, owners, strict=True):
-            if owner is None:
-                room = await self.rooms.get(room_id)
-                if room.owned:
-                    log.info("resumed room %s, which no process held", room_id)

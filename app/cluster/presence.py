@@ -8,10 +8,16 @@ its heartbeat are dropped.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 
 import orjson
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
+from app.cluster.bus import RedisBus
+from app.cluster.channels import Channels
 from app.hub import Hub
 
 
@@ -43,10 +49,48 @@ class Here:
 class ClusterPresence:
     """The rooms' presence (app/rooms/notifier.py) over every process."""
 
-    def __init__(self, hub: Hub, process_id: str) -> None:
+    def __init__(
+        self, hub: Hub, process_id: str, redis: Redis, bus: RedisBus, channels: Channels
+    ) -> None:
         self.hub = hub
         self.process_id = process_id
+        self._redis = redis
+        self._bus = bus
+        self._channels = channels
         self._remote: dict[str, dict[str, Here]] = {}
+        self._shared: dict[str, Here] = {}  # what the others were last told, per room
+
+    def share(self, room_id: str, *, again: bool = False) -> None:
+        """Tell the other processes who is connected to a room here, if that changed
+        since they were last told (``again``: whether or not)."""
+        here = self.here(room_id)
+        if not again and self._shared.get(room_id) == here:
+            return
+        self._shared[room_id] = here
+        message = {
+            "kind": "presence",
+            "proc": self.process_id,
+            "here": orjson.loads(here.payload()),
+        }
+        self._bus.publish(self._channels.presence(room_id), orjson.dumps(message))
+        asyncio.get_running_loop().create_task(self._store(room_id, here))
+
+    async def _store(self, room_id: str, here: Here) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            key = self._channels.presence_key(room_id)
+            if here.watchers:
+                await self._redis.hset(key, self.process_id, here.payload())
+            else:
+                await self._redis.hdel(key, self.process_id)
+
+    async def learn(self, room_id: str) -> None:
+        """Read who is connected to a room through the other processes (on first holding
+        it, or after Redis was away)."""
+        with contextlib.suppress(RedisError, OSError):
+            entries = await self._redis.hgetall(self._channels.presence_key(room_id))
+            for process, payload in entries.items():
+                name = process.decode() if isinstance(process, bytes) else process
+                self.set_remote(room_id, name, Here.parse(payload))
 
     def here(self, room_id: str) -> Here:
         return Here(
@@ -85,6 +129,7 @@ class ClusterPresence:
 
     def forget_room(self, room_id: str) -> None:
         self._remote.pop(room_id, None)
+        self._shared.pop(room_id, None)
 
     # --- the Presence interface ---------------------------------------------------------
 

@@ -186,7 +186,9 @@ class EventLog:
             .where(MatchPlayer.match_id == event.match_id)
             .values(won=MatchPlayer.seat.in_(winners or [-1]))
         )
-        connection.execute(update(Room).where(Room.id == event.room_id).values(status="finished"))
+        connection.execute(
+            update(Room).where(Room.id == event.room_id).values(status="finished", code=None)
+        )
         for hook in self.on_finish:
             hook(connection, event.match_id, finished_at)
 

@@ -88,7 +88,11 @@ class Lobby:
         room.described()
         self.notifier.room_changed(room)
 
-    async def _new_code(self) -> str:
+    async def _new_code(self, visibility: str) -> str | None:
+        """A free short code for a public room; a private room has none, so nobody can
+        reach it by guessing (its link carries its 64-bit id)."""
+        if visibility != "public":
+            return None
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if not await self.storage.code_taken(code):
@@ -117,7 +121,7 @@ class Lobby:
         setting = turn_clocks.clock_setting(clock)
         row = Room(
             id=secrets.token_hex(8),
-            code=await self._new_code(),
+            code=await self._new_code(visibility),
             game=game,
             seat_count=seat_count,
             options=merged,
@@ -298,7 +302,7 @@ class Lobby:
                 return await self.registry.get(room.rematch_id)
             row = Room(
                 id=secrets.token_hex(8),
-                code=await self._new_code(),
+                code=await self._new_code(room.visibility),
                 game=room.rules.name,
                 seat_count=room.seat_count,
                 options={k: v for k, v in room.options.items() if k != "dealer"},
@@ -345,6 +349,6 @@ class Lobby:
                 return
             if self.clock.now() < vacant + stale_after:
                 return
-            await self.storage.update_room(room.id, status="closed")
-            room.status = "closed"
+            await self.storage.update_room(room.id, status="closed", code=None)
+            room.status, room.code = "closed", None
             self._changed(room)

@@ -49,7 +49,7 @@ class LiveRoom:
     """One table in memory. Its fields change only under ``lock``."""
 
     id: str
-    code: str
+    code: str | None  # None: private, or ended (see app/models.py)
     rules: Rules[Any]
     seat_count: int
     options: dict[str, Any]

@@ -194,7 +194,7 @@ class Referee:
             room.clocks = clocks
             _record(room, seq, seat, action)
             if over:
-                room.status = "finished"
+                room.status, room.code = "finished", None  # the log freed the code
                 room.described()
             self.notifier.room_changed(room)
 
@@ -228,7 +228,7 @@ class Referee:
                 room.rules.scores(room.state),
                 None if clocks is None else clocks.to_json(),
             )
-            room.status = "abandoned"
+            room.status, room.code = "abandoned", None
             room.clocks = clocks
             room.described()
             self.notifier.room_changed(room)

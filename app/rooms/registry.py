@@ -72,7 +72,8 @@ class RoomRegistry:
     def add(self, room: LiveRoom) -> LiveRoom:
         """Hold a room made in this process (created, or a rematch)."""
         self._rooms[room.id] = room
-        self._ids_by_code[room.code] = room.id
+        if room.code is not None:
+            self._ids_by_code[room.code] = room.id
         return room
 
     def rooms(self) -> list[LiveRoom]:
@@ -83,8 +84,11 @@ class RoomRegistry:
         return self._rooms.get(room_id)
 
     def _cached(self, key: str) -> LiveRoom | None:
-        room_id = self._ids_by_code.get(key.upper(), key)
-        return self._rooms.get(room_id)
+        by_code = self._rooms.get(self._ids_by_code.get(key.upper(), ""))
+        if by_code is not None and by_code.code == key.upper():
+            return by_code
+        # A code freed when its room ended no longer leads to it.
+        return self._rooms.get(key)
 
     async def get(self, room_id_or_code: str) -> LiveRoom:
         """The room with that id or short code (any case); ``room_not_found`` if none."""
@@ -132,7 +136,8 @@ class RoomRegistry:
         idle = self.presence.local_watcher_count(room.id) == 0
         if idle and (room.ended or not room.owned):
             self._rooms.pop(room.id, None)
-            self._ids_by_code.pop(room.code, None)
+            if room.code is not None:
+                self._ids_by_code.pop(room.code, None)
             self.ownership.release(room)
 
 

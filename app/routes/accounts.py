@@ -2,7 +2,7 @@
 in, log out, and log out everywhere.
 
 Passwords are hashed with argon2 (app/passwords.py) in a worker thread; login attempts
-are limited per account and per address (app/login_limits.py) before any password is
+are limited per account and per address (app/quotas.py) before any password is
 checked. Signing up and logging in replace the caller's session with a new one, so a
 session id seen before never names an account.
 """
@@ -10,7 +10,6 @@ session id seen before never names an account.
 from __future__ import annotations
 
 import asyncio
-import math
 from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
@@ -20,7 +19,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from app import store
 from app.auth import Identity, lifetime, open_session
 from app.confusables import name_key
-from app.deps import AppSettings, Auth, CurrentAccount, CurrentUser, Limits, MaybeUser, Signer
+from app.deps import (
+    AppSettings,
+    Auth,
+    CurrentAccount,
+    CurrentUser,
+    Limits,
+    MaybeUser,
+    Signer,
+    client_address,
+)
 from app.identity import (
     PASSWORD_MAX,
     InvalidName,
@@ -122,14 +130,7 @@ async def log_in(
 ) -> dict[str, Any]:
     """Sign this browser in to an account (its guest session, if any, ends)."""
     key = name_key(body.username.strip())
-    address = request.client.host if request.client else "unknown"
-    wait = await limits.attempt(key, address)
-    if wait is not None:
-        raise RoomError(
-            "too_many_attempts",
-            f"Too many login attempts; try again in {max(1, math.ceil(wait))} s.",
-            429,
-        )
+    await limits.login(key, client_address(request))
     account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
     # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import games
 from app import history, store
+from app.auth import Identity
 from app.confusables import name_key
 from app.deps import DbSession, MaybeUser
 from app.models import Match
@@ -22,9 +23,14 @@ from app.transcript import transcript
 router = APIRouter(prefix="/api/matches")
 
 
-def _match_or_404(session: DbSession, match_id: str) -> Match:
+def _match_or_404(session: DbSession, match_id: str, viewer: Identity | None) -> Match:
+    """The match, if ``viewer`` may see it: a private room's match is shown only to its
+    players, and to anyone else it does not exist."""
     match = store.load_match(session=session, match_id=match_id)
-    if match is None:
+    viewer_id = viewer.id if viewer is not None else None
+    if match is None or not store.match_visible_to(
+        session=session, match_id=match_id, viewer_id=viewer_id
+    ):
         raise RoomError("match_not_found", "There is no such match.", 404)
     return match
 
@@ -91,13 +97,13 @@ def _record(session: DbSession, match: Match) -> dict[str, Any]:
 
 
 @router.get("/{match_id}")
-def get_match(match_id: str, session: DbSession) -> dict[str, Any]:
-    return _record(session, _match_or_404(session, match_id))
+def get_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
+    return _record(session, _match_or_404(session, match_id, user))
 
 
 @router.get("/{match_id}/review")
-def review_match(match_id: str, session: DbSession) -> dict[str, Any]:
-    match = _match_or_404(session, match_id)
+def review_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
+    match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     events = store.load_events(session=session, match_id=match_id)
     return {
@@ -113,17 +119,17 @@ def _attachment(match: Match, extension: str) -> dict[str, str]:
 
 
 @router.get("/{match_id}/record.json")
-def download_record(match_id: str, session: DbSession) -> Response:
+def download_record(match_id: str, session: DbSession, user: MaybeUser) -> Response:
     """The finished match's record, as a file."""
-    match = _match_or_404(session, match_id)
+    match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     return JSONResponse(_record(session, match), headers=_attachment(match, "json"))
 
 
 @router.get("/{match_id}/transcript.txt")
-def download_transcript(match_id: str, session: DbSession) -> Response:
+def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> Response:
     """The finished match in words: every move, the seed and its hash."""
-    match = _match_or_404(session, match_id)
+    match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     changes, usernames = history.details(session, [match])
     text = transcript(

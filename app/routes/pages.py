@@ -1,9 +1,11 @@
 """HTML pages (Jinja2). The pages are thin: the browser modules under static/js do the rest.
 
-Every page gets the visitor's identity: a first-time visitor (or one whose session ended)
-is given a guest identity (a generated name, a session and its signed cookie) so that they
-can create or join a room without filling in a form first; a session past half its life
-is extended, so a browser in use stays signed in. The page hands the browser its boot data
+Every page gets the visitor's identity. A first-time visitor (or one whose session ended)
+is offered a generated guest name but nothing is stored for them: their guest (a user row,
+a session and its signed cookie) is made when they first do something — join, open a
+room, set a name, chat — by the browser's first such call (static/js/lib/api.js), so that
+crawlers and passers-by leave no rows behind. A session past half its life is extended, so
+a browser in use stays signed in. The page hands the browser its boot data
 (who you are, which room or match) as JSON in the page; everything live comes over /api
 and /ws.
 The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package.
@@ -24,8 +26,8 @@ from markupsafe import Markup
 
 import games
 from app import store
-from app.auth import Authenticator, Identity, lifetime, new_guest
-from app.identity import set_session_cookie
+from app.auth import Authenticator, Identity, lifetime
+from app.identity import guest_name, set_session_cookie
 from app.models import utcnow
 from app.routes.games import game_facts
 
@@ -45,13 +47,12 @@ def _games() -> list[dict[str, Any]]:
     ]
 
 
-def _identity(request: Request) -> tuple[Identity, bool]:
-    """The visitor, and whether their session cookie must be (re)set."""
+def _identity(request: Request) -> tuple[Identity | None, bool]:
+    """The visitor (None: nobody yet), and whether their session cookie must be reset."""
     auth: Authenticator = request.app.state.auth
     user = auth.identify_now(request.cookies.get(request.app.state.settings.cookie_name))
     if user is None:
-        with auth.sessions() as session:
-            return new_guest(session), True
+        return None, False
     span = lifetime(user.is_account)
     if user.expires_at - utcnow() < span / 2:
         expires_at = utcnow() + span
@@ -66,7 +67,10 @@ def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
     identity, set_cookie = _identity(request)
-    user = {"id": identity.id, "name": identity.name, "username": identity.username}
+    if identity is None:
+        user = {"id": None, "name": guest_name(), "username": None}
+    else:
+        user = {"id": identity.id, "name": identity.name, "username": identity.username}
     facts = _games()
     boot = {"user": user, "games": facts, **boot}
     response = templates.TemplateResponse(
@@ -81,7 +85,7 @@ def _page(
         },
         status_code=status,
     )
-    if set_cookie:
+    if set_cookie and identity is not None:
         state = request.app.state
         max_age = int(lifetime(identity.is_account).total_seconds())
         set_session_cookie(response, state.signer, identity.session_id, state.settings, max_age)

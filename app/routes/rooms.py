@@ -1,27 +1,41 @@
 """Rooms over HTTP: open one, look rooms up, the lobby verbs (join, leave, computer
 players, free a seat, start, rematch, take a seat back) and the host's chat settings (mute
-a person, the watchers' channel). Each answers with the room's description."""
+a person, the watchers' channel). Each answers with the room's description.
+
+Opening tables is limited per person and per address, and so is reaching rooms by their
+short code (app/quotas.py): codes are short enough to guess at, ids are not."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Depends, Request, status
 
 import games
-from app.deps import CurrentUser, LiveRooms
+from app.deps import CurrentUser, Limits, LiveRooms, client_address
 from app.rooms import RoomError
 from app.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 
-router = APIRouter(prefix="/api/rooms")
+
+async def count_code_lookup(request: Request, limits: Limits) -> None:
+    """Charge the caller's address for a room reached by its short code."""
+    key = request.path_params.get("room_id")
+    if key is not None:
+        await limits.look_up(key, client_address(request))
+
+
+router = APIRouter(prefix="/api/rooms", dependencies=[Depends(count_code_lookup)])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-async def create_room(body: RoomIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+async def create_room(
+    body: RoomIn, request: Request, user: CurrentUser, rooms: LiveRooms, limits: Limits
+) -> dict[str, Any]:
     if body.rated and not user.is_account:
         raise RoomError(
             "account_needed", "Only accounts can open a rated table: log in or sign up.", 403
         )
+    await limits.open_room(user.id, client_address(request))
     room = await rooms.create(
         host_id=user.id,
         host_name=user.name,

@@ -102,6 +102,17 @@ async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
     connection.send_chat_log()
 
 
+def check_socket_caps(hub: Hub, settings: Settings, user_id: str | None, address: str) -> None:
+    """Refuse one socket more than a person, or an address, may hold open at once."""
+    person, from_address = hub.open_sockets(user_id, address)
+    if person >= settings.sockets_per_person or from_address >= settings.sockets_per_address:
+        raise RoomError(
+            "too_many_connections",
+            "Too many open connections: close another tab of Parlour, then reload.",
+            429,
+        )
+
+
 async def play(websocket: WebSocket, room_id: str) -> None:
     """Serve one connection to a room until it closes (mounted by app.main.ParlourApp)."""
     state = websocket.app.state
@@ -114,14 +125,19 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         # before the handshake completes (the browser sees a 403).
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
+    address = websocket.client.host if websocket.client else "unknown"
     try:
+        await state.limiter.look_up(room_id, address)
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
         user_id = identity.id if identity is not None else None
         room = await rooms.get(room_id)
+        check_socket_caps(hub, settings, user_id, address)
     except RoomError as error:
         await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
-        await websocket.close(code=ROOM_NOT_FOUND_CLOSE)
+        await websocket.close(
+            code=ROOM_NOT_FOUND_CLOSE if error.status == 404 else POLICY_VIOLATION
+        )
         return
     except Exception as error:
         if not is_outage(error):

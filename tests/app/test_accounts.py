@@ -77,8 +77,10 @@ def test_logout_ends_one_session_and_logout_everywhere_ends_them_all(
     assert laptop.post("/api/logout/everywhere").json() == {"sessions_ended": 2}
     for browser in (laptop, phone):
         error_of(browser.get("/api/session"), 401, "no_session")
-    # Logged out, a page makes the visitor a new guest; the account is still there.
+    # Logged out, a page only offers a guest name; doing something makes the new guest.
     phone.get("/")
+    error_of(phone.get("/api/session"), 401, "no_session")
+    assert phone.post("/api/session", json={"name": "Phone"}).json()["username"] is None
     assert phone.get("/api/session").json()["username"] is None
     again = phone.post("/api/login", json={"username": "Bea", "password": PASSWORD})
     assert again.status_code == 200

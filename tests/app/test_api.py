@@ -250,10 +250,20 @@ def test_private_matches_are_listed_only_for_their_players(new_client: NewClient
     ann.post(f"/api/rooms/{rid}/bots", json={"seat": 2})
     ann.post(f"/api/rooms/{rid}/start")
     play_out_seat0(ann, rid)
-    assert len(ann.get("/api/matches").json()["matches"]) == 1
+    mine = ann.get("/api/matches").json()["matches"]
+    assert len(mine) == 1
     assert bob.get("/api/matches").json()["matches"] == []
     ann_id = ann.get("/api/session").json()["user_id"]
     assert bob.get("/api/matches", params={"user": ann_id}).json()["matches"] == []
+    # A caller with no session is nobody: the computers' seats (no user) are not theirs.
+    anyone = new_client(None)
+    assert anyone.get("/api/matches").json()["matches"] == []
+    match_id = mine[0]["id"]
+    for path in ("", "/review", "/record.json", "/transcript.txt"):
+        assert ann.get(f"/api/matches/{match_id}{path}").status_code == 200, path
+        for other in (bob, anyone):
+            refused = other.get(f"/api/matches/{match_id}{path}")
+            assert (refused.status_code, refused.json()["code"]) == (404, "match_not_found")
 
 
 def test_started_room_helper_seats_everyone(new_client: NewClient) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import httpx
 from sqlalchemy import update
@@ -16,8 +16,8 @@ from sqlalchemy import update
 from app.auth import Authenticator, new_guest
 from app.db import make_engine, make_session_factory
 from app.identity import CookieSigner
-from app.login_limits import LoginRules, RedisLoginLimits
 from app.models import User
+from app.quotas import Quota, RedisQuotas
 from tests.app.helpers import PASSWORD
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
@@ -63,21 +63,21 @@ def test_a_cached_identity_lasts_its_seconds_or_until_its_user_changes(sqlite_ur
 def test_login_attempts_counted_in_redis_are_shared(redis_server: RedisServer) -> None:
     from redis.asyncio import Redis
 
-    rules = LoginRules(per_account=2, per_address=100, window_seconds=60)
+    per_account, per_address = Quota("login-account", 2, 60), Quota("login-address", 100, 60)
     prefix = f"test{secrets.token_hex(3)}"
+
+    def login(quotas: RedisQuotas, account: str, address: str) -> Awaitable[float | None]:
+        return quotas.use((per_account, account), (per_address, address))
 
     async def attempts() -> list[float | None]:
         first, second = Redis.from_url(redis_server.url), Redis.from_url(redis_server.url)
-        here, there = (
-            RedisLoginLimits(first, rules, prefix),
-            RedisLoginLimits(second, rules, prefix),
-        )
+        here, there = RedisQuotas(first, prefix), RedisQuotas(second, prefix)
         try:
             return [
-                await here.attempt("ann", "10.0.0.1"),
-                await there.attempt("ann", "10.0.0.2"),
-                await here.attempt("ann", "10.0.0.3"),
-                await there.attempt("bob", "10.0.0.3"),
+                await login(here, "ann", "10.0.0.1"),
+                await login(there, "ann", "10.0.0.2"),
+                await login(here, "ann", "10.0.0.3"),
+                await login(there, "bob", "10.0.0.3"),
             ]
         finally:
             await first.aclose()

@@ -28,6 +28,8 @@ from tests.conftest import LiveServer
 class RecordingSocket:
     """Records what is sent; the first send waits until released (a slow client)."""
 
+    client = None  # no peer address, as Starlette allows
+
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.release = asyncio.Event()

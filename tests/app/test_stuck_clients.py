@@ -17,6 +17,8 @@ from app.rooms.time_source import SystemClock
 class StuckSocket:
     """A WebSocket whose client never reads: every send waits for ever."""
 
+    client = None  # no peer address, as Starlette allows
+
     def __init__(self) -> None:
         self.sends = 0
 

@@ -201,12 +201,12 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
     expect(hal.locator("#turn-notify")).not_to_be_checked()
     assert hal.evaluate("window.__cues.asked") == 0  # no permission asked before
     hal.locator("#turn-notify").check()
-    hal.wait_for_function("window.__cues.asked === 1")
+    hal.wait_for_function("() => window.__cues.asked === 1")
     expect(hal.locator("#turn-notify")).to_be_checked()
     pages.shot(hal, "turn-alerts")
 
     # Hal's turn; he moves, hides the tab, and the turn comes back to him.
-    hal.wait_for_function("document.querySelector('.table.my-turn')")
+    hal.wait_for_function("() => document.querySelector('.table.my-turn')")
     hal.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
     tones = hal.evaluate("window.__cues.tones")
     before = version(hal)
@@ -215,14 +215,14 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
         "([v]) => Number(document.querySelector('.table.my-turn')?.dataset.version) > v",
         arg=[before],
     )
-    hal.wait_for_function(f"window.__cues.tones > {tones}")
-    hal.wait_for_function("window.__cues.notices.length === 1")
+    hal.wait_for_function(f"() => window.__cues.tones > {tones}")
+    hal.wait_for_function("() => window.__cues.notices.length === 1")
     title, body = hal.evaluate("window.__cues.notices[0]")
     assert title == "Your turn" and body.startswith("Cupid · ")
-    hal.wait_for_function("document.title === '🔔 Your turn!'")
+    hal.wait_for_function("() => document.title === '🔔 Your turn!'")
     # Back on the tab: the title stops flashing.
     hal.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
-    hal.wait_for_function("!document.title.startsWith('🔔')")
+    hal.wait_for_function("() => !document.title.startsWith('🔔')")
     assert "Your turn" in hal.title()
 
     # Turned off, the chime stays quiet; a spectator is offered no alerts at all.

@@ -32,6 +32,7 @@ export class RoomSocket {
     this.closedForGood = false;
     this.status = "connecting";
     this.previews = []; // the questions sent and not answered yet, oldest first
+    this.waiting = []; // resolve functions of opened() promises
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && this.status !== "open") this.reconnectNow();
@@ -101,6 +102,26 @@ export class RoomSocket {
   setStatus(status, detail = {}) {
     this.status = status;
     this.onStatus(status, detail);
+    if (status === "open") for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
+  /** Resolves once the socket is open. */
+  opened() {
+    if (this.status === "open") return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Connect again at once: the visitor's session changed, and the server learns who this
+   * is only when a socket opens. */
+  restart() {
+    if (this.closedForGood) return;
+    const old = this.ws;
+    this.ws = null; // the old socket's events are ignored from now on
+    clearInterval(this.pingTimer);
+    for (const asked of this.previews.splice(0)) this.dropPreview(asked);
+    old?.close(1000);
+    this.attempt = 0;
+    this.connect();
   }
 
   sendRaw(message) {

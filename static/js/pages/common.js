@@ -2,7 +2,7 @@
 // controls (account.js) and the connection indicator. Pages import initChrome() and
 // setConnection().
 
-import { post } from "../lib/api.js";
+import { onSessionStarted, post, sessionStarted } from "../lib/api.js";
 import { $, announce, boot, showError } from "../lib/dom.js";
 import { initAccount } from "./account.js";
 
@@ -26,17 +26,27 @@ function paintName({ name }) {
   button.setAttribute("aria-label", `Your name: ${name}. Change it`);
 }
 
-/** Save a new name (POST /api/session); returns the user or throws ApiError. */
-export async function saveName(name) {
-  const saved = await post("/session", { name });
-  user = { id: saved.user_id, name: saved.name };
+function becomes(who) {
+  user = { id: who.user_id, name: who.name };
   paintName(user);
   for (const fn of listeners) fn(user);
   return user;
 }
 
+/** Save a new name (POST /api/session; a visitor's first makes their guest); returns the
+ * user or throws ApiError. */
+export async function saveName(name) {
+  const first = !currentUser()?.id;
+  const saved = await post("/session", { name });
+  // A first session is news for the whole page (becomes() is one of its listeners).
+  if (first) sessionStarted(saved);
+  else becomes(saved);
+  return user;
+}
+
 export function initChrome() {
   user = boot().user || null;
+  onSessionStarted(becomes);
   initAccount();
   const dialog = $("#name-dialog");
   const button = $("#who-name");

@@ -165,7 +165,9 @@ function render() {
   $("#lobby-game").textContent = state.room.title;
   $("#lobby-rules").href = `/rules/${state.room.game}`;
   $("#lobby-rules").textContent = `How to play ${state.room.title}`;
-  $("#room-code").textContent = state.room.code;
+  // A private table has no code: only its link (which nobody can guess) leads to it.
+  $("#room-code").textContent = state.room.code || "";
+  $("#room-code").closest(".invite-code").hidden = !state.room.code;
   $("#invite-url").value = inviteUrl();
   const opts = Object.entries(state.room.options || {})
     .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)

@@ -7,7 +7,7 @@
 // also says when the host role moves on, lets a person take back the seat a computer plays
 // for them, and says when a table has closed.
 
-import { get, post } from "../lib/api.js";
+import { get, onSessionStarted, post, startSession } from "../lib/api.js";
 import { $, announce, boot, seatName, showError } from "../lib/dom.js";
 import { RoomSocket } from "../lib/socket.js";
 import { noteServerTime } from "../table/clocks.js";
@@ -37,7 +37,7 @@ const signals = new TurnSignals(
     notify: $("#turn-notify"),
     note: $("#turn-notify-note"),
   },
-  () => (room ? `${room.title} · ${room.code}` : "Parlour"),
+  () => (room ? [room.title, room.code].filter(Boolean).join(" · ") : "Parlour"),
 );
 
 function renderLobby() {
@@ -56,7 +56,8 @@ function renderClosed() {
 /** Tell everyone when the host role moved on (the host left, or was away too long). */
 function noticeHost(before) {
   if (!before || before.host_id === room.host_id) return;
-  const seatOf = (r, id) => r.seats.find((s) => s.user_id === id || s.stand_in_for?.user_id === id);
+  const seatOf = (r, id) =>
+    id ? r.seats.find((s) => s.user_id === id || s.stand_in_for?.user_id === id) : undefined;
   const old = seatOf(before, before.host_id);
   const now = seatOf(room, room.host_id);
   const who = room.host_id === currentUser()?.id ? "You are" : `${now?.name || "Someone"} is`;
@@ -214,7 +215,7 @@ async function init() {
       history.replaceState(null, "", `/rooms/${found.id}${watchOnly ? "/watch" : ""}`);
     }
     room = found;
-    document.title = `${found.title} · ${found.code} · Parlour`;
+    document.title = `${[found.title, found.code, "Parlour"].filter(Boolean).join(" · ")}`;
   } catch (err) {
     $("#room-loading").hidden = true;
     showError(
@@ -234,7 +235,14 @@ async function init() {
   talk = new ChatPanel($("#talk"), {
     roomId: room.id,
     me: currentUser,
-    send: (channel, text) => socket.chat(channel, text),
+    send: async (channel, text) => {
+      // A visitor's first line makes their guest; the socket then reopens as them.
+      if (!currentUser()?.id) {
+        await startSession();
+        await socket.opened();
+      }
+      return socket.chat(channel, text);
+    },
   });
   const offline = { about: "react", message: "You are offline; the reaction was not sent." };
   $("#reaction-bar").replaceChildren(
@@ -243,6 +251,7 @@ async function init() {
   roomForTalk();
   $("#talk").hidden = false;
   socket = new RoomSocket(room.id, { onMessage, onStatus });
+  onSessionStarted(() => socket.restart());
   socket.connect();
 }
 

@@ -146,11 +146,18 @@ export class ChatPanel {
     this.input.focus();
   }
 
-  submit() {
+  async submit() {
     const text = this.input.value.trim();
     if (!text) return;
     showError(this.error, null);
-    if (!this.send(this.active, text)) {
+    let sent;
+    try {
+      sent = await this.send(this.active, text);
+    } catch (err) {
+      showError(this.error, err.message);
+      return;
+    }
+    if (!sent) {
       showError(this.error, "You are offline; the message was not sent. Reconnecting…");
       return;
     }

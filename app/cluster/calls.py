@@ -1,0 +1,67 @@
+"""Verbs asked of another process: the request on its inbox, the answer on ours.
+
+A call waits at most ``timeout`` seconds. Its answer is a reply on the asker's inbox — or,
+for an act, the owner's notice of the act, which names the calls it acknowledges (the
+commonest message between processes costs one message, not two).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import orjson
+
+from app.cluster.bus import RedisBus
+from app.cluster.channels import Channels
+from app.rooms import RoomError
+
+
+class Calls:
+    """The calls this process is waiting on, by id."""
+
+    def __init__(self, bus: RedisBus, channels: Channels, process_id: str, timeout: float) -> None:
+        self._bus = bus
+        self._channels = channels
+        self._process_id = process_id
+        self.timeout = timeout
+        self._waiting: dict[str, asyncio.Future[Any]] = {}
+
+    async def call(self, owner: str, room_id: str, verb: str, args: dict[str, Any]) -> Any:
+        """Run ``verb`` on ``owner``: its result, or its refusal raised as a RoomError;
+        TimeoutError if it does not answer in time."""
+        call_id = secrets.token_hex(8)
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[call_id] = answer
+        request = {
+            "kind": "call",
+            "id": call_id,
+            "from": self._process_id,
+            "room": room_id,
+            "verb": verb,
+            "args": args,
+        }
+        self._bus.publish(self._channels.inbox(owner), orjson.dumps(request))
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await answer
+        finally:
+            self._waiting.pop(call_id, None)
+
+    def answered(self, reply: dict[str, Any]) -> None:
+        """A reply arrived on this process's inbox."""
+        answer = self._waiting.get(reply["id"])
+        if answer is None or answer.done():
+            return
+        if reply["ok"]:
+            answer.set_result(reply["result"])
+        else:
+            answer.set_exception(RoomError(reply["code"], reply["message"], reply["status"]))
+
+    def acknowledged(self, call_ids: list[str]) -> None:
+        """A notice says these forwarded acts were done."""
+        for call_id in call_ids:
+            answer = self._waiting.get(call_id)
+            if answer is not None and not answer.done():
+                answer.set_result(None)

@@ -1,0 +1,107 @@
+"""What each process does every third of a lease: keep its leases, take over the rooms of
+dead processes, and notice the processes that stopped.
+
+- leases that ran out unrenewed (Redis unreachable) or that another process now holds are
+  given up: the room is followed as a copy from then on;
+- copies whose owner is gone are claimed and their logs replayed, so a dead owner's tables
+  play on within its lease time plus a second;
+- processes that stopped renewing their heartbeat have their connections forgotten;
+- about every two seconds, open rooms that no process holds (their owner died before
+  anyone loaded them elsewhere) are claimed, so their timers and computer players run again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from redis.exceptions import RedisError
+
+from app.rooms import LiveRoom
+
+if TYPE_CHECKING:
+    from app.cluster.cluster import Cluster
+
+log = logging.getLogger("parlour.cluster")
+SWEEP_SECONDS = 2.0
+
+
+class Upkeep:
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+
+    async def run(self) -> None:
+        """Tick until cancelled; a failed tick is logged and the next one tries again."""
+        period = self.cluster.leases.seconds / 3
+        sweep_every = max(1, round(SWEEP_SECONDS / period))
+        rounds = 0
+        while True:
+            try:
+                await self.tick(sweep=rounds % sweep_every == 0)
+            except (RedisError, OSError) as error:
+                log.debug("cluster upkeep: Redis unreachable (%s)", error)
+            except Exception:
+                log.exception("cluster upkeep failed")
+            rounds += 1
+            await asyncio.sleep(period)
+
+    async def tick(self, *, sweep: bool) -> None:
+        cluster = self.cluster
+        leases, registry = cluster.leases, cluster.rooms.registry
+        for room_id in leases.expired():
+            self.give_up(room_id)
+        await cluster.redis.set(
+            cluster.channels.alive_key(cluster.process_id), b"1", px=int(leases.seconds * 1000)
+        )
+        for room_id in await leases.renew():
+            self.give_up(room_id)
+        copies = [room for room in registry.rooms() if not room.owned]
+        owners = await leases.owners([room.id for room in copies])
+        for room, owner in zip(copies, owners, strict=True):
+            if owner is None and await cluster.claim(room):
+                log.info("took over room %s", room.id)
+                await cluster.rooms.became_owner(room)
+        for process in cluster.presence.processes():
+            if not await cluster.redis.exists(cluster.channels.alive_key(process)):
+                for room_id in cluster.presence.drop_process(process):
+                    cluster.described(room_id)
+        if sweep:
+            await self.sweep_orphans()
+        for room in registry.rooms():
+            registry.release_if_idle(room)
+
+    async def check_owner(self, room: LiveRoom) -> None:
+        """Another process says it referees a room this one owns: Redis's lease decides."""
+        with contextlib.suppress(RedisError, OSError):
+            if await self.cluster.leases.owner(room.id) not in (None, self.cluster.process_id):
+                self.give_up(room.id)
+
+    def give_up(self, room_id: str) -> None:
+        self.cluster.leases.forget(room_id)
+        room = self.cluster.rooms.registry.held(room_id)
+        if room is not None and room.owned:
+            log.warning("lost the lease on room %s; following its new owner", room_id)
+            room.owned = False
+            asyncio.get_running_loop().create_task(self._follow(room))
+
+    async def _follow(self, room: LiveRoom) -> None:
+        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.cluster.bus.subscribe(self.cluster.channels.room(room.id))
+        self.cluster.resync(room, room.version)
+
+    async def sweep_orphans(self) -> None:
+        """Open rooms that no process holds (their owner died): claim them, resuming their
+        matches, so that their timers and computer players run again."""
+        rooms = self.cluster.rooms
+        ids = await rooms.storage.open_room_ids()
+        held = {room.id for room in rooms.registry.rooms()}
+        candidates = [room_id for room_id in ids if room_id not in held]
+        owners = await self.cluster.leases.owners(candidates)
+        for room_id, owner in zip(candidates, owners, strict=True):
+            if owner is None:
+                room = await rooms.get(room_id)
+                if room.owned:
+                    log.info("resumed room %s, which no process held", room_id)
