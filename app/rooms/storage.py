@@ -3,7 +3,7 @@
 The rooms never open a session or a connection themselves; they await this object's
 methods, each one transaction, and go on only once it has committed. No method runs on
 the event loop: reads and lobby writes run in a worker thread, and events go through the
-group-committing event log (app/rooms/event_log.py). The SQL itself is in app/store.py.
+group-committing event log (app/rooms/event_log.py). The SQL itself is in app/store/.
 Tests inject a storage that fails on purpose (a database outage).
 """
 

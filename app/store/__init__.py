@@ -1,0 +1,93 @@
+"""Database reads and writes: every function is keyword-only and takes the session.
+
+One module per kind of record — people (users, sessions), rooms, matches, ratings,
+chat — and every function is here under ``store.<name>``.
+
+The rooms (app/rooms/) decide and call these through their storage
+(app/rooms/storage.py); the routes read through them too. These functions only persist and
+load. Events are appended by the event log (app/rooms/event_log.py), which groups them. Appending
+an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
+submit or a second process acting on the same match fails cleanly with IntegrityError.
+"""
+
+from __future__ import annotations
+
+from app.store.chat import add_chat, match_chat, recent_chat, set_muted, set_watchers_chat
+from app.store.matches import (
+    MatchFilters,
+    abandon_match,
+    end_match,
+    finished_matches,
+    load_events,
+    load_match,
+    match_visible_to,
+    start_match,
+)
+from app.store.people import (
+    close_session,
+    close_user_sessions,
+    extend_session,
+    get_user,
+    open_session,
+    save_user,
+    session_user,
+    user_by_username_key,
+    users_by_id,
+)
+from app.store.ratings import (
+    leaderboard,
+    rating_changes_of,
+    rating_history,
+    ratings_of,
+    results_by_game,
+)
+from app.store.rooms import (
+    code_exists,
+    find_room_id_by_code,
+    free_seat,
+    insert_room,
+    load_room,
+    open_room_ids,
+    public_room_ids,
+    put_seat,
+    update_room,
+)
+
+__all__ = [
+    "MatchFilters",
+    "abandon_match",
+    "add_chat",
+    "close_session",
+    "close_user_sessions",
+    "code_exists",
+    "end_match",
+    "extend_session",
+    "find_room_id_by_code",
+    "finished_matches",
+    "free_seat",
+    "get_user",
+    "insert_room",
+    "leaderboard",
+    "load_events",
+    "load_match",
+    "load_room",
+    "match_chat",
+    "match_visible_to",
+    "open_room_ids",
+    "open_session",
+    "public_room_ids",
+    "put_seat",
+    "rating_changes_of",
+    "rating_history",
+    "ratings_of",
+    "recent_chat",
+    "results_by_game",
+    "save_user",
+    "session_user",
+    "set_muted",
+    "set_watchers_chat",
+    "start_match",
+    "update_room",
+    "user_by_username_key",
+    "users_by_id",
+]

@@ -1,0 +1,60 @@
+"""Table talk: chat lines kept per room and match, and the host's chat settings."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.models import (
+    ChatMessage,
+    Room,
+    User,
+)
+
+
+def add_chat(*, session: Session, message: ChatMessage) -> ChatMessage | None:
+    """Store a chat line. A watcher's line (no ``name``) is signed with the speaker's name
+    as it is now; None when the speaker is unknown (nothing is written then)."""
+    if not message.name:
+        user = session.get(User, message.user_id)
+        if user is None:
+            return None
+        message.name = user.name
+    session.add(message)
+    session.commit()
+    return message
+
+
+def recent_chat(*, session: Session, room_id: str, channel: str, limit: int) -> list[ChatMessage]:
+    """A channel's last ``limit`` lines in a room, oldest first."""
+    newest = session.scalars(
+        select(ChatMessage)
+        .where(ChatMessage.room_id == room_id, ChatMessage.channel == channel)
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    )
+    return list(reversed(list(newest)))
+
+
+def match_chat(*, session: Session, match_id: str) -> list[ChatMessage]:
+    """Everything said while a match was on and after it, in order (its review)."""
+    return list(
+        session.scalars(
+            select(ChatMessage).where(ChatMessage.match_id == match_id).order_by(ChatMessage.id)
+        )
+    )
+
+
+def set_muted(*, session: Session, room_id: str, muted: list[str], person: str) -> bool:
+    """The room's muted people become ``muted``, which names ``person`` or not; False (and
+    nothing written) when no such person exists."""
+    if session.get(User, person) is None:
+        return False
+    session.execute(update(Room).where(Room.id == room_id).values(muted=muted))
+    session.commit()
+    return True
+
+
+def set_watchers_chat(*, session: Session, room_id: str, on: bool) -> None:
+    session.execute(update(Room).where(Room.id == room_id).values(watchers_chat=on))
+    session.commit()

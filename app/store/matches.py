@@ -1,0 +1,183 @@
+"""Matches: starting, finishing and abandoning them, their event logs, and the history
+of finished matches (filtered, paged, and private ones kept to their players)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from app.credit import seat_records
+from app.models import (
+    Match,
+    MatchEvent,
+    MatchPlayer,
+    Room,
+    utcnow,
+)
+from app.store.rooms import row_values
+
+
+def start_match(
+    *,
+    session: Session,
+    room_id: str,
+    match: Match,
+    user_ids: Sequence[str | None],
+    clock_state: dict[str, Any] | None,
+) -> None:
+    """Create the match, who sat where, and mark the room playing: one transaction."""
+    session.execute(insert(Match), [row_values(match)])
+    session.execute(
+        insert(MatchPlayer),
+        [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
+    )
+    session.execute(
+        update(Room)
+        .where(Room.id == room_id)
+        .values(status="playing", match_id=match.id, clock_state=clock_state)
+    )
+    session.commit()
+
+
+def end_match(
+    *,
+    connection: Connection,
+    match_id: str,
+    status: str,
+    scores: list[int],
+    winners: list[int],
+    finished_at: datetime | None = None,
+) -> None:
+    """Record a match's end, with who played which moves of each seat (app/credit.py).
+
+    Runs in the caller's transaction: the event log's, with the last event.
+    """
+    players = connection.execute(select(Match.players).where(Match.id == match_id)).scalar_one()
+    moves = connection.execute(
+        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.played_by, MatchEvent.timeout).where(
+            MatchEvent.match_id == match_id
+        )
+    )
+    connection.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(
+            status=status,
+            scores=scores,
+            winners=winners,
+            players=seat_records(players, [tuple(row) for row in moves]),
+            finished_at=finished_at or utcnow(),
+        )
+    )
+
+
+def abandon_match(
+    *,
+    session: Session,
+    room_id: str,
+    match_id: str,
+    scores: list[int],
+    clock_state: dict[str, Any] | None,
+) -> None:
+    """End a match nobody stayed for: kept with its log, marked ``abandoned``."""
+    end_match(
+        connection=session.connection(),
+        match_id=match_id,
+        status="abandoned",
+        scores=scores,
+        winners=[],
+    )
+    session.execute(
+        update(Room)
+        .where(Room.id == room_id)
+        .values(status="abandoned", code=None, clock_state=clock_state)
+    )
+    session.commit()
+
+
+def load_match(*, session: Session, match_id: str) -> Match | None:
+    return session.get(Match, match_id)
+
+
+def load_events(*, session: Session, match_id: str) -> list[MatchEvent]:
+    return list(
+        session.scalars(
+            select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.seq)
+        )
+    )
+
+
+@dataclass(frozen=True)
+class MatchFilters:
+    """What a history list asks for; ``result`` (won/lost) is of ``user_id``'s seat."""
+
+    game: str | None = None
+    user_id: str | None = None
+    result: str | None = None
+    since: datetime | None = None
+    before: datetime | None = None
+
+
+def match_visible_to(*, session: Session, match_id: str, viewer_id: str | None) -> bool:
+    """Whether a match may be shown to ``viewer_id``: a public room's to anyone, a private
+    room's only to the people who played it (never by comparing with a missing id, which
+    would match the computers' seats)."""
+    room = session.scalar(select(Room.visibility).where(Room.match_id == match_id))
+    if room != "private":
+        return True
+    if viewer_id is None:
+        return False
+    played = select(MatchPlayer.match_id).where(
+        MatchPlayer.match_id == match_id, MatchPlayer.user_id == viewer_id
+    )
+    return session.scalar(played) is not None
+
+
+def finished_matches(
+    *,
+    session: Session,
+    filters: MatchFilters,
+    viewer_id: str | None,
+    after: tuple[datetime, str] | None,
+    limit: int,
+) -> list[Match]:
+    """Finished (and abandoned) matches, newest first (then by id): from public rooms, plus
+    the viewer's own.
+
+    With ``filters.user_id``, only that user's matches (the private ones only if the viewer
+    is them). ``after`` is the (finished_at, id) of the last match of the previous page.
+    """
+    query = select(Match).where(Match.status.in_(("finished", "abandoned")))
+    if filters.game:
+        query = query.where(Match.game == filters.game)
+    if filters.since is not None:
+        query = query.where(Match.finished_at >= filters.since)
+    if filters.before is not None:
+        query = query.where(Match.finished_at < filters.before)
+    public = select(Room.match_id).where(Room.visibility == "public", Room.match_id.is_not(None))
+    if filters.user_id:
+        theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == filters.user_id)
+        if filters.result is not None:
+            theirs = theirs.where(MatchPlayer.won.is_(filters.result == "won"))
+        query = query.where(Match.id.in_(theirs))
+        if filters.user_id != viewer_id:
+            query = query.where(Match.id.in_(public))
+    elif viewer_id is None:
+        # Nobody's own: a visitor without a session sees public matches only (comparing
+        # with a missing id would match the computers' seats, whose user is NULL).
+        query = query.where(Match.id.in_(public))
+    else:
+        mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
+        query = query.where(or_(Match.id.in_(mine), Match.id.in_(public)))
+    if after is not None:
+        at, match_id = after
+        query = query.where(
+            or_(Match.finished_at < at, and_(Match.finished_at == at, Match.id > match_id))
+        )
+    query = query.order_by(Match.finished_at.desc(), Match.id).limit(limit)
+    return list(session.scalars(query))

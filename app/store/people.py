@@ -1,0 +1,74 @@
+"""Users and their sessions: who a cookie names, accounts by username key, renaming."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session
+
+from app.models import (
+    AuthSession,
+    User,
+)
+
+
+def get_user(*, session: Session, user_id: str) -> User | None:
+    return session.get(User, user_id)
+
+
+def user_by_username_key(*, session: Session, key: str) -> User | None:
+    return session.scalars(select(User).where(User.username_key == key)).first()
+
+
+def users_by_id(*, session: Session, user_ids: set[str]) -> dict[str, User]:
+    if not user_ids:
+        return {}
+    return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
+
+
+def open_session(*, session: Session, session_id: str, user_id: str, expires_at: datetime) -> None:
+    session.execute(
+        insert(AuthSession),
+        [{"id": session_id, "user_id": user_id, "expires_at": expires_at}],
+    )
+
+
+def session_user(
+    *, session: Session, session_id: str, now: datetime
+) -> tuple[AuthSession, User] | None:
+    """The unexpired session ``session_id`` and its user."""
+    row = session.execute(
+        select(AuthSession, User)
+        .join(User, User.id == AuthSession.user_id)
+        .where(AuthSession.id == session_id, AuthSession.expires_at > now)
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+def extend_session(*, session: Session, session_id: str, expires_at: datetime) -> None:
+    session.execute(
+        update(AuthSession).where(AuthSession.id == session_id).values(expires_at=expires_at)
+    )
+    session.commit()
+
+
+def close_session(*, session: Session, session_id: str) -> None:
+    session.execute(delete(AuthSession).where(AuthSession.id == session_id))
+
+
+def close_user_sessions(*, session: Session, user_id: str) -> int:
+    """End every session of a user; how many there were."""
+    ended = session.execute(delete(AuthSession).where(AuthSession.user_id == user_id))
+    return int(ended.rowcount)  # type: ignore[attr-defined]
+
+
+def save_user(*, session: Session, user_id: str, name: str) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        user = User(id=user_id, name=name)
+        session.add(user)
+    else:
+        user.name = name
+    session.commit()
+    return user

@@ -1,0 +1,109 @@
+"""Rooms and their seats: creating, loading (by id or open code), seating, and the lists
+of open and public rooms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import (
+    Base,
+    Match,
+    Room,
+    Seat,
+)
+
+
+def load_room(*, session: Session, room_id: str) -> Room | None:
+    return session.scalars(
+        select(Room).options(selectinload(Room.seats)).where(Room.id == room_id)
+    ).first()
+
+
+def find_room_id_by_code(*, session: Session, code: str) -> str | None:
+    return session.scalars(select(Room.id).where(Room.code == code.upper())).first()
+
+
+def code_exists(*, session: Session, code: str) -> bool:
+    return session.scalars(select(Room.id).where(Room.code == code)).first() is not None
+
+
+def row_values(row: Base) -> dict[str, Any]:
+    """A new (unsaved) row's column values, for a Core insert."""
+    return {
+        column.key: getattr(row, column.key)
+        for column in row.__table__.columns
+        if getattr(row, column.key) is not None
+    }
+
+
+def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) -> None:
+    """A new room with its first seat holders, ``room.seats`` (and the link from the room
+    it rematches). One transaction: a room never exists half-seated."""
+    session.execute(insert(Room), [row_values(room)])
+    if room.seats:
+        seats = [{**row_values(seat), "room_id": room.id} for seat in room.seats]
+        session.execute(insert(Seat), seats)
+    if rematch_of is not None:
+        session.execute(update(Room).where(Room.id == rematch_of).values(rematch_id=room.id))
+    session.commit()
+
+
+def put_seat(
+    *,
+    session: Session,
+    room_id: str,
+    seat: int,
+    holder: dict[str, Any],
+    room_changes: dict[str, Any] | None = None,
+    unrate_match_id: str | None = None,
+) -> None:
+    """Give a seat to a user or a computer player (taking it, or replacing its holder).
+
+    ``holder`` has ``user_id``, ``bot``, ``name`` and, for a computer standing in for a
+    person, ``stand_in_for`` and ``stand_in_name``. ``room_changes`` (the host, the clocks)
+    are written to the room in the same transaction; with ``unrate_match_id`` (a computer
+    taking over a rated match) the match stops being rated too.
+    """
+    holder = {"stand_in_for": None, "stand_in_name": None, **holder}
+    changed = session.execute(
+        update(Seat).where(Seat.room_id == room_id, Seat.seat == seat).values(**holder)
+    )
+    if changed.rowcount == 0:  # type: ignore[attr-defined]
+        session.execute(insert(Seat), [{"room_id": room_id, "seat": seat, **holder}])
+    if room_changes:
+        session.execute(update(Room).where(Room.id == room_id).values(**room_changes))
+    if unrate_match_id is not None:
+        session.execute(update(Match).where(Match.id == unrate_match_id).values(rated=False))
+    session.commit()
+
+
+def free_seat(*, session: Session, room_id: str, seat: int, new_host_id: str | None = None) -> None:
+    """Free a seat; with ``new_host_id`` the host role passes on in the same transaction."""
+    session.execute(delete(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+    if new_host_id is not None:
+        session.execute(update(Room).where(Room.id == room_id).values(host_id=new_host_id))
+    session.commit()
+
+
+def update_room(*, session: Session, room_id: str, changes: dict[str, Any]) -> None:
+    """Change a room's own columns (its host, status or clocks)."""
+    session.execute(update(Room).where(Room.id == room_id).values(**changes))
+    session.commit()
+
+
+def open_room_ids(*, session: Session) -> list[str]:
+    """Rooms whose table is not over: waiting or playing."""
+    return list(session.scalars(select(Room.id).where(Room.status.in_(("waiting", "playing")))))
+
+
+def public_room_ids(*, session: Session, game: str | None = None, limit: int = 100) -> list[str]:
+    """Public rooms waiting or playing, newest first (of one game, with ``game``)."""
+    query = select(Room.id).where(
+        Room.visibility == "public", Room.status.in_(("waiting", "playing"))
+    )
+    if game:
+        query = query.where(Room.game == game)
+    return list(session.scalars(query.order_by(Room.created_at.desc()).limit(limit)))
