@@ -51,8 +51,10 @@ class Settings(BaseSettings):
     allowed_origins: str = ""
     # Largest HTTP request body accepted (every body is a small JSON object).
     max_body_bytes: int = 16_384
-    # Seconds a request may take to send its headers before its connection is closed.
+    # Seconds a request may take to send its headers before its connection is closed, and
+    # seconds a kept-alive HTTP connection may sit idle between requests.
     header_timeout: float = 10.0
+    idle_timeout: float = 5.0
     # Seconds a burst of connects and disconnects is gathered before the room's
     # description (who is here) goes out again.
     presence_delay: float = 0.2

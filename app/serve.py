@@ -35,8 +35,16 @@ SERVER_OPTIONS: dict[str, object] = {
 
 
 def serve_one(host: str, port: int) -> None:
-    http = with_header_timeout(get_settings().header_timeout)
-    uvicorn.run("app.main:create_app", host=host, port=port, http=http, **SERVER_OPTIONS)  # type: ignore[arg-type]
+    settings = get_settings()
+    http = with_header_timeout(settings.header_timeout)
+    uvicorn.run(
+        "app.main:create_app",
+        host=host,
+        port=port,
+        http=http,  # type: ignore[arg-type]
+        timeout_keep_alive=settings.idle_timeout,
+        **SERVER_OPTIONS,  # type: ignore[arg-type]
+    )
 
 
 def serve_many(host: str, port: int, count: int) -> None:
