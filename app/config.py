@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     # Seconds a request may take to send its headers before its connection is closed, and
     # seconds a kept-alive HTTP connection may sit idle between requests.
     header_timeout: float = 10.0
-    idle_timeout: float = 5.0
+    idle_timeout: int = 5
     # Seconds a burst of connects and disconnects is gathered before the room's
     # description (who is here) goes out again.
     presence_delay: float = 0.2

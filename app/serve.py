@@ -41,7 +41,7 @@ def serve_one(host: str, port: int) -> None:
         "app.main:create_app",
         host=host,
         port=port,
-        http=http,  # type: ignore[arg-type]
+        http=http,
         timeout_keep_alive=settings.idle_timeout,
         **SERVER_OPTIONS,  # type: ignore[arg-type]
     )
