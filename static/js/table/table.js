@@ -56,7 +56,7 @@ export class Table {
     this.ratings = null; // {matchId, changes}: the finished match's rating changes
     this.frames = new FrameQueue((frame) => this.render(frame, true));
     this.errors = new ErrorSlots(root);
-    this.log = new PlayLog(this.game.describeLast);
+    this.log = new PlayLog();
     this.hand = new Hand(root, {
       game: this.game,
       showError: (message, slot) => this.showError(message, slot),

@@ -137,41 +137,6 @@ export default {
     return null;
   },
 
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    const card = last.card ? `the ${ctx.cardName(last.card)}` : "a card";
-    const on = last.on ? ` on the ${ctx.cardName(last.on)}` : "";
-    const scored = Array.isArray(last.scored)
-      ? last.scored
-          .map((p, s) => (p ? `${ctx.name(s)} +${p}` : null))
-          .filter(Boolean)
-          .join(", ")
-      : "";
-    const tail = scored ? ` (${scored})` : "";
-    switch (last.type) {
-      case "order":
-        return `${who} declared the Order: ${title(last.order)}`;
-      case "score":
-        return `${who} scored with ${card}${on}${tail}`;
-      case "usurp":
-        return `${who} usurped with ${card}${on}; Order ${title(last.order)}${tail}`;
-      case "sluff":
-        return `${who} sluffed off ${card}${on}${tail}`;
-      case "uprise":
-        return `${who} rose up with a card face down`;
-      case "give_in":
-        return `${who} gave in${tail}`;
-      case "challenge":
-        return `${who} challenged: it was ${card}, played as ${KIND_LABEL[last.played_as] || last.played_as}${last.reneg ? " — a Reneg!" : ""}${tail}`;
-      case "free_play":
-        return `${who} took the free play with ${card}${tail}`;
-      case "hand_end":
-        return `Hand ${last.hand} ended: ${(last.hand_points || []).map((p, s) => `${ctx.name(s)} ${p}`).join(", ")}`;
-      default:
-        return null;
-    }
-  },
-
   summary(ctx) {
     const hands = ctx.view.hands_played || [];
     if (!hands.length) return null;

@@ -166,15 +166,6 @@ export default {
       ),
     );
   },
-
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    if (last.type === "play")
-      return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
-    if (last.type === "pass") return `${who} passed`;
-    if (last.type === "arrange") return `${who} arranged their families`;
-    return null;
-  },
 };
 
 function lastTrickEl(ctx, lastTrick) {
