@@ -94,8 +94,35 @@ def home(request: Request) -> Response:
     return _page(request, "home.html", {"page": "home"}, title="Parlour")
 
 
+def _not_found(request: Request, heading: str, text: str) -> Response:
+    """A bad link: 404, in the site's own page, with the way home."""
+    return _page(
+        request,
+        "message.html",
+        {"page": "message"},
+        status=404,
+        title=heading,
+        heading=heading,
+        text=text,
+    )
+
+
+def _room_id(request: Request, room_id_or_code: str) -> str | None:
+    """The id of the room with that id or short code (any case), or None."""
+    with request.app.state.sessions() as session:
+        if store.load_room(session=session, room_id=room_id_or_code) is not None:
+            return room_id_or_code
+        return store.find_room_id_by_code(session=session, code=room_id_or_code.strip())
+
+
+NO_ROOM = "No such table"
+NO_ROOM_TEXT = "There is no table with that link or code. Check it, or open a new table."
+
+
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 def room(request: Request, room_id: str) -> Response:
+    if _room_id(request, room_id) is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return _page(
         request, "room.html", {"page": "room", "room": room_id, "watch": False}, title="Table"
     )
@@ -103,14 +130,18 @@ def room(request: Request, room_id: str) -> Response:
 
 @router.get("/rooms/{room_id}/watch", response_class=HTMLResponse)
 def watch(request: Request, room_id: str) -> Response:
+    if _room_id(request, room_id) is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return _page(
         request, "room.html", {"page": "room", "room": room_id, "watch": True}, title="Watching"
     )
 
 
 @router.get("/join/{code}")
-def join_by_code(code: str) -> Response:
+def join_by_code(request: Request, code: str) -> Response:
     """Short links: /join/ABC123 opens the room page, which accepts codes as well as ids."""
+    if _room_id(request, code) is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return RedirectResponse(f"/rooms/{code.strip().upper()}", status_code=303)
 
 
@@ -131,6 +162,14 @@ def leaderboard(request: Request) -> Response:
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def review(request: Request, match_id: str) -> Response:
+    with request.app.state.sessions() as session:
+        found = store.load_match(session=session, match_id=match_id) is not None
+    if not found:
+        return _not_found(
+            request,
+            "No such match",
+            "There is no match with that link. Your finished matches are in the history.",
+        )
     return _page(request, "review.html", {"page": "review", "match": match_id}, title="Review")
 
 
@@ -145,15 +184,7 @@ def _rules_html(path: Path, mtime: float) -> str:
 def rules(request: Request, game: str) -> Response:
     path = RULES_DIR / f"{game}.md"
     if game not in games.REGISTRY or not path.exists():
-        return _page(
-            request,
-            "message.html",
-            {"page": "message"},
-            status=404,
-            title="No such game",
-            heading="No such game",
-            text="There are no rules for that game here.",
-        )
+        return _not_found(request, "No such game", "There are no rules for that game here.")
     html = _rules_html(path, path.stat().st_mtime)
     return _page(
         request,

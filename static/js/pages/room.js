@@ -167,6 +167,7 @@ function onMessage(message) {
   if (message.type === "state") {
     if (!room) return;
     signals.update(message.seat, message.view);
+    $("#skip-hand").hidden = message.seat === null;
     ensureTable().push({
       room,
       view: message.view,

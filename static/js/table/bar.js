@@ -26,7 +26,8 @@ export function bar(ctx, info, title) {
     ),
     h(
       "ul.info-chips",
-      { "aria-label": "Match" },
+      // On a phone the chips scroll sideways: reachable by keyboard too.
+      { "aria-label": "Match", tabindex: "0" },
       info.map(([label, value]) =>
         h("li.chip", {}, h("span.chip-label", {}, label), " ", h("strong", {}, value)),
       ),

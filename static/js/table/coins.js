@@ -27,8 +27,8 @@ export default {
     const v = ctx.view;
     return h(
       "span.extra",
-      { title: "This hand: Coins won and tricks taken" },
-      `hand ${v.hand_points?.[seat] ?? 0} · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      {},
+      `${plural(v.hand_points?.[seat] ?? 0, "Coin")} this hand · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
     );
   },
 
@@ -67,10 +67,15 @@ export default {
       ]),
     );
     const key = h(
-      "p.small.muted.cycle-key",
+      "details.cycle-key",
       {},
-      "“›” means “beats”. Three suits in a trick: the suit the missing one beats takes it. " +
-        "Two of one suit: the higher of the pair. One suit: the highest.",
+      h("summary", {}, "Who takes a trick?"),
+      h(
+        "p",
+        {},
+        "“›” means “beats”. Three suits in a trick: the suit the missing one beats takes it. " +
+          "Two of one suit: the higher of the pair. One suit: the highest.",
+      ),
     );
     return h("div.coins-center", {}, trick, legend, key);
   },

@@ -32,8 +32,8 @@ export default {
     const v = ctx.view;
     return h(
       "span.extra",
-      { title: "This round: points and tricks taken" },
-      `round ${v.round_points?.[seat] ?? 0} · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      {},
+      `${plural(v.round_points?.[seat] ?? 0, "point")} this round · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
     );
   },
 

@@ -17,6 +17,8 @@ const VARIANT_TEXT = {
 };
 
 export default {
+  scoreUnit: "cards", // scores are the cards you still hold: fewer is better
+
   info(ctx) {
     const v = ctx.view;
     const chips = [

@@ -48,6 +48,8 @@ export class Table {
     const facts = gameFacts(gameName);
     this.title = facts.title;
     this.pack = facts.pack;
+    this.lowerWins = Boolean(facts.lower_scores_win);
+    this.optionsSchema = facts.options || [];
     this.options = options;
     this.mode = options.mode || "live";
     this.current = null; // the frame on screen
@@ -277,14 +279,13 @@ export class Table {
     const actions = this.game.actions ? this.game.actions(ctx) : null;
     return h(
       "div.mine",
-      {},
-      plate(ctx, ctx.me, this.plateParts()),
+      // The page's "Skip to your hand" link lands here; the next Tab is the hand.
+      { id: "hand-area", tabindex: "-1" },
+      plate(ctx, ctx.me, this.plateParts(), { listed: false }),
       h(
         "div.hand-area",
         {},
-        h("h2.sr-only", { id: "hand-title" }, "Your hand"),
-        this.hand.element(ctx),
-        errorSlot("hand"),
+        // The actions come first: on a small screen they stay above the fold with the hand.
         actions
           ? h(
               "div.actions",
@@ -293,6 +294,9 @@ export class Table {
               errorSlot("actions"),
             )
           : null,
+        h("h2.sr-only", { id: "hand-title" }, "Your hand"),
+        this.hand.element(ctx),
+        errorSlot("hand"),
       ),
     );
   }

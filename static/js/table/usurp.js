@@ -28,6 +28,8 @@ function choiceLabel(action, order) {
 }
 
 export default {
+  scoreUnit: "Game Points",
+
   progressLabel: "Hand Points progression",
   progress: (view) => view.hand_points || [],
 
@@ -43,11 +45,7 @@ export default {
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
-    return h(
-      "span.extra",
-      { title: "Hand Points this hand · Game Points" },
-      `hand ${v.hand_points?.[seat] ?? 0} · game ${v.game_points?.[seat] ?? 0}`,
-    );
+    return h("span.extra", {}, `${v.hand_points?.[seat] ?? 0} Hand Points this hand`);
   },
 
   center: usurpCenter,
