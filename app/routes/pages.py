@@ -107,12 +107,29 @@ def _not_found(request: Request, heading: str, text: str) -> Response:
     )
 
 
-def _room_id(request: Request, room_id_or_code: str) -> str | None:
-    """The id of the room with that id or short code (any case), or None."""
+def _room_game(request: Request, room_id_or_code: str) -> str | None:
+    """The game of the room with that id or short code (any case), or None: no such room."""
     with request.app.state.sessions() as session:
-        if store.load_room(session=session, room_id=room_id_or_code) is not None:
-            return room_id_or_code
-        return store.find_room_id_by_code(session=session, code=room_id_or_code.strip())
+        room = store.load_room(session=session, room_id=room_id_or_code)
+        if room is None:
+            found = store.find_room_id_by_code(session=session, code=room_id_or_code.strip())
+            room = store.load_room(session=session, room_id=found) if found else None
+        return None if room is None else room.game
+
+
+def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
+    """The room page, with the game's rules in short for the table's "Rules" drawer."""
+    game = _room_game(request, room_id)
+    if game is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    return _page(
+        request,
+        "room.html",
+        {"page": "room", "room": room_id, "watch": watch},
+        title="Watching" if watch else "Table",
+        game=games.get(game),
+        rules_summary=Markup(_rules_summary(game)),
+    )
 
 
 NO_ROOM = "No such table"
@@ -121,26 +138,18 @@ NO_ROOM_TEXT = "There is no table with that link or code. Check it, or open a ne
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 def room(request: Request, room_id: str) -> Response:
-    if _room_id(request, room_id) is None:
-        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
-    return _page(
-        request, "room.html", {"page": "room", "room": room_id, "watch": False}, title="Table"
-    )
+    return _room_page(request, room_id, watch=False)
 
 
 @router.get("/rooms/{room_id}/watch", response_class=HTMLResponse)
 def watch(request: Request, room_id: str) -> Response:
-    if _room_id(request, room_id) is None:
-        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
-    return _page(
-        request, "room.html", {"page": "room", "room": room_id, "watch": True}, title="Watching"
-    )
+    return _room_page(request, room_id, watch=True)
 
 
 @router.get("/join/{code}")
 def join_by_code(request: Request, code: str) -> Response:
     """Short links: /join/ABC123 opens the room page, which accepts codes as well as ids."""
-    if _room_id(request, code) is None:
+    if _room_game(request, code) is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return RedirectResponse(f"/rooms/{code.strip().upper()}", status_code=303)
 
@@ -178,6 +187,26 @@ def _rules_html(path: Path, mtime: float) -> str:
     text = path.read_text(encoding="utf-8")
     html: str = markdown.markdown(text, extensions=["tables", "sane_lists", "toc"])
     return html
+
+
+SHORT = "## In short"
+
+
+@lru_cache(maxsize=16)
+def _summary_html(path: Path, mtime: float) -> str:
+    """The "In short" section of a game's rules: the table's one-screen summary."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(SHORT) + len(SHORT)
+    end = text.find("\n## ", start)
+    html: str = markdown.markdown(
+        text[start : end if end >= 0 else None], extensions=["sane_lists"]
+    )
+    return html
+
+
+def _rules_summary(game: str) -> str:
+    path = RULES_DIR / f"{game}.md"
+    return _summary_html(path, path.stat().st_mtime)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)

@@ -78,6 +78,8 @@ async function reclaim() {
   }
 }
 
+$("#rules-drawer-close").addEventListener("click", () => $("#rules-drawer").close());
+
 function ensureTable() {
   if (table) return table;
   $("#lobby").hidden = true;
@@ -89,6 +91,8 @@ function ensureTable() {
     isHost: () => isHost(room),
     userId: () => currentUser()?.id,
     onReclaim: reclaim,
+    // The game's rules in short, in a drawer over the table (room.html).
+    onRules: () => $("#rules-drawer").showModal(),
     onReplace: async (seat) => {
       try {
         await post(`/rooms/${room.id}/bots`, { seat });

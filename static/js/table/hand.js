@@ -210,7 +210,8 @@ export class Hand {
     }
     const style = getComputedStyle(hand);
     const width = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    const cardWidth = cards[0].getBoundingClientRect().width || 64;
+    // The layout width: a card flying in (animation.js) is scaled, and must not count so.
+    const cardWidth = cards[0].offsetWidth || 64;
     const natural = n * cardWidth + (n - 1) * GAP_PX;
     let overlap = -GAP_PX;
     let rows = 1;

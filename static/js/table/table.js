@@ -40,7 +40,8 @@ export class Table {
    * @param {object} options {mode: "live"|"review", onAct(action, version),
    *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
    *   ratingChanges(matchId) → Promise of the finished match's rating changes,
-   *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them}
+   *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them,
+   *   onRules() → show the game's rules in short}
    */
   constructor(root, gameName, options = {}) {
     this.root = root;
@@ -202,7 +203,7 @@ export class Table {
         },
         class: ctx.canAct ? "my-turn" : "",
       },
-      bar(ctx, game.info ? game.info(ctx) : [], this.title),
+      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules),
       h(
         "div.felt",
         {},
