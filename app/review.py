@@ -16,6 +16,7 @@ import games
 from app.credit import with_defaults
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from games import Rules
+from games.describe import describe
 
 OVER = ("finished", "abandoned")
 
@@ -89,7 +90,8 @@ def match_record(
 
 
 def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
-    """Every step of a match that is over: the public view, every hand, the scores."""
+    """Every step of a match that is over: the public view, every hand, the scores, and the
+    move that led to it with the game's account of it (the words the table's log used)."""
     rules = games.get(match.game)
     steps = games.states(
         rules,
@@ -99,13 +101,18 @@ def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]
         None,
         ((event.seat, event.action) for event in events),
     )
-    return [
-        _frame(rules, state, match.seat_count, event)
-        for state, event in zip(steps, [None, *events], strict=True)
-    ]
+    frames = []
+    before = None
+    for state, event in zip(steps, [None, *events], strict=True):
+        frames.append(_frame(rules, before, state, match.seat_count, event))
+        before = state
+    return frames
 
 
-def _frame(rules: Rules[Any], state: Any, seats: int, event: MatchEvent | None) -> dict[str, Any]:
+def _frame(
+    rules: Rules[Any], before: Any, state: Any, seats: int, event: MatchEvent | None
+) -> dict[str, Any]:
+    """One step: the move that led to it, told as the table told it (games.describe)."""
     return {
         "seq": event.seq if event else 0,
         "event": {
@@ -113,6 +120,7 @@ def _frame(rules: Rules[Any], state: Any, seats: int, event: MatchEvent | None) 
             "action": event.action,
             "by": event.played_by,
             "timeout": event.timeout,
+            **describe(rules, before, event.seat, event.action, state),
         }
         if event
         else None,

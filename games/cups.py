@@ -42,6 +42,8 @@ DECK: tuple[str, ...] = tuple(tarot_deck())
 VALUE: dict[str, int] = {card: TAROT_RANKS.index(card[:-1]) + 1 for card in DECK}
 SUIT: dict[str, str] = {card: card[-1] for card in DECK}
 SUIT_WORDS = {"C": "Cups", "O": "Coins", "S": "Swords", "W": "Wands"}
+# A hand is shown suit by suit, low to high (the deck's own order); play order is kept apart.
+SHOWN_ORDER: dict[str, int] = {card: i for i, card in enumerate(DECK)}
 
 
 # --- card arithmetic ------------------------------------------------------------------
@@ -545,6 +547,7 @@ class CupsRules(Engine[CupsState]):
             state, seat, phase=state.phase, message=_message(state), last=thaw(state.last)
         )
         return common | {
+            "hand": sorted(common["hand"], key=SHOWN_ORDER.__getitem__),
             "current": state.current,
             "direction": "right" if state.direction == RIGHT else "left",
             "active": state.active or None,

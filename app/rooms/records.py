@@ -64,7 +64,8 @@ class LiveRoom:
     state: Any = None
     # The number of actions played: the match's last event's seq.
     version: int = 0
-    # What the last action was, publicly (its seat and type; see referee.public_event).
+    # What the last action was, publicly: its seat, type and the game's account of it
+    # (referee.public_event).
     last_event: dict[str, Any] | None = None
     # The last action in full, (seq, seat, action): for other processes' copies of the
     # room (app/cluster), never for clients.

@@ -25,15 +25,18 @@ from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import Clock, stamp
 from games.base import IllegalAction, Previews
+from games.describe import describe
 
 
-def public_event(seq: int, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    """What every connection is told of an action: its seq, seat and kind only.
+def public_event(
+    seq: int, seat: int, action: dict[str, Any], account: dict[str, Any]
+) -> dict[str, Any]:
+    """What every connection is told of an action: its seq, seat and kind, and the game's
+    public account of it (``text``, and ``trick`` when it completed one: games.describe).
 
-    Its card may be hidden (a Downcard, a gift); the view's own ``last`` says publicly
-    what happened.
+    The action itself is never sent: its card may be hidden (a Downcard, a gift).
     """
-    return {"seq": seq, "seat": seat, "type": action.get("type")}
+    return {"seq": seq, "seat": seat, "type": action.get("type"), **account}
 
 
 def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
@@ -43,26 +46,30 @@ def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
     room.version, room.last_event, room.last_action = 0, None, None
 
 
-def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> None:
+def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any], before: Any) -> None:
+    """The room is at ``seq`` now, ``action`` having taken it from ``before``."""
     room.version = seq
-    room.last_event = public_event(seq, seat, action)
+    account = describe(room.rules, before, seat, action, room.state)
+    room.last_event = public_event(seq, seat, action, account)
     room.last_action = (seq, seat, action)
 
 
 def restore(room: LiveRoom, match: Match, events: list[MatchEvent]) -> None:
     """The state is the replay of the log: never stored, always derived."""
     room.match_id, room.seed, room.seed_hash = match.id, int(match.seed), match.seed_hash
-    room.state = games.replay(
-        room.rules.name,
+    before = None
+    for state in games.states(
+        room.rules,
         room.seat_count,
         room.seed,
         match.options,
         None,
         ((event.seat, event.action) for event in events),
-    )
+    ):
+        before, room.state = room.state, state
     room.version, room.last_event, room.last_action = len(events), None, None
     if events:
-        _record(room, events[-1].seq, events[-1].seat, events[-1].action)
+        _record(room, events[-1].seq, events[-1].seat, events[-1].action, before)
 
 
 def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
@@ -71,8 +78,9 @@ def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
     was missed): the caller then restores the room from the log."""
     if room.state is None or seq != room.version + 1:
         return False
-    room.state = room.rules.apply(room.state, seat, action)
-    _record(room, seq, seat, action)
+    before = room.state
+    room.state = room.rules.apply(before, seat, action)
+    _record(room, seq, seat, action, before)
     return True
 
 
@@ -190,9 +198,9 @@ class Referee:
                 room.described()
                 self.notifier.room_changed(room)
                 raise RoomError("stale_version", "The table has moved on; try again.") from None
-            room.state = new_state
+            before, room.state = room.state, new_state
             room.clocks = clocks
-            _record(room, seq, seat, action)
+            _record(room, seq, seat, action, before)
             if over:
                 room.status, room.code = "finished", None  # the log freed the code
                 room.described()

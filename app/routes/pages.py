@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import markdown
+from anyio import from_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -27,8 +28,10 @@ from markupsafe import Markup
 import games
 from app import store
 from app.auth import Authenticator, Identity, lifetime
+from app.deps import client_address
 from app.identity import guest_name, set_session_cookie
 from app.models import utcnow
+from app.quotas import Limiter
 from app.routes.games import game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,23 +101,68 @@ def home(request: Request) -> Response:
     return _page(request, "home.html", {"page": "home"}, title="Parlour")
 
 
+def _not_found(request: Request, heading: str, text: str) -> Response:
+    """A bad link: 404, in the site's own page, with the way home."""
+    return _page(
+        request,
+        "message.html",
+        {"page": "message"},
+        status=404,
+        title=heading,
+        heading=heading,
+        text=text,
+    )
+
+
+def _room_game(request: Request, room_id_or_code: str) -> str | None:
+    """The game of the room with that id or short code (any case), or None: no such room.
+
+    A page answers whether a code exists as plainly as the API does, so trying codes here
+    counts against the same quota (app/quotas.py); over it, RoomError (a 429 page)."""
+    limiter: Limiter = request.app.state.limiter
+    from_thread.run(limiter.look_up, room_id_or_code.strip(), client_address(request))
+    with request.app.state.sessions() as session:
+        room = store.load_room(session=session, room_id=room_id_or_code)
+        if room is None:
+            found = store.find_room_id_by_code(session=session, code=room_id_or_code.strip())
+            room = store.load_room(session=session, room_id=found) if found else None
+        return None if room is None else room.game
+
+
+def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
+    """The room page, with the game's rules in short for the table's "Rules" drawer."""
+    game = _room_game(request, room_id)
+    if game is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    return _page(
+        request,
+        "room.html",
+        {"page": "room", "room": room_id, "watch": watch},
+        title="Watching" if watch else "Table",
+        game=games.get(game),
+        rules_summary=Markup(_rules_summary(game)),
+    )
+
+
+NO_ROOM = "No such table"
+NO_ROOM_TEXT = "There is no table with that link or code. Check it, or open a new table."
+
+
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 def room(request: Request, room_id: str) -> Response:
-    return _page(
-        request, "room.html", {"page": "room", "room": room_id, "watch": False}, title="Table"
-    )
+    return _room_page(request, room_id, watch=False)
 
 
 @router.get("/rooms/{room_id}/watch", response_class=HTMLResponse)
 def watch(request: Request, room_id: str) -> Response:
-    return _page(
-        request, "room.html", {"page": "room", "room": room_id, "watch": True}, title="Watching"
-    )
+    return _room_page(request, room_id, watch=True)
 
 
 @router.get("/join/{code}")
-def join_by_code(code: str) -> Response:
+def join_by_code(request: Request, code: str) -> Response:
     """Short links: /join/ABC123 opens the room page, which accepts codes as well as ids."""
+    if _room_game(request, code) is None:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return RedirectResponse(f"/rooms/{code.strip().upper()}", status_code=303)
 
 
@@ -135,6 +183,22 @@ def leaderboard(request: Request) -> Response:
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def review(request: Request, match_id: str) -> Response:
+    identity, _ = _identity(request)
+    with request.app.state.sessions() as session:
+        # A private room's match is shown only to its players (as its API calls are).
+        found = store.load_match(session=session, match_id=match_id) is not None and (
+            store.match_visible_to(
+                session=session,
+                match_id=match_id,
+                viewer_id=identity.id if identity is not None else None,
+            )
+        )
+    if not found:
+        return _not_found(
+            request,
+            "No such match",
+            "There is no match with that link. Your finished matches are in the history.",
+        )
     return _page(request, "review.html", {"page": "review", "match": match_id}, title="Review")
 
 
@@ -145,19 +209,31 @@ def _rules_html(path: Path, mtime: float) -> str:
     return html
 
 
+SHORT = "## In short"
+
+
+@lru_cache(maxsize=16)
+def _summary_html(path: Path, mtime: float) -> str:
+    """The "In short" section of a game's rules: the table's one-screen summary."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(SHORT) + len(SHORT)
+    end = text.find("\n## ", start)
+    html: str = markdown.markdown(
+        text[start : end if end >= 0 else None], extensions=["sane_lists"]
+    )
+    return html
+
+
+def _rules_summary(game: str) -> str:
+    path = RULES_DIR / f"{game}.md"
+    return _summary_html(path, path.stat().st_mtime)
+
+
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> Response:
     path = RULES_DIR / f"{game}.md"
     if game not in games.REGISTRY or not path.exists():
-        return _page(
-            request,
-            "message.html",
-            {"page": "message"},
-            status=404,
-            title="No such game",
-            heading="No such game",
-            text="There are no rules for that game here.",
-        )
+        return _not_found(request, "No such game", "There are no rules for that game here.")
     html = _rules_html(path, path.stat().st_mtime)
     return _page(
         request,

@@ -35,7 +35,7 @@ from games.cards import rng_for, shuffled
 from games.engine import Engine, cards_played
 from games.frozen import Record, evolve, freeze, remove_card, thaw
 from games.options import IntRange
-from games.phrasing import seat_name
+from games.phrasing import Phrasing, seat_name
 from games.wifeswap.families import (
     DECK,
     DECK_SET,
@@ -283,7 +283,11 @@ class WifeSwapRules(Engine[WifeSwapState]):
                 "reason": state.end_reason,
             }
         common = self.common_view(
-            state, seat, phase=phase, message=_message(state, phase), last=thaw(state.last)
+            state,
+            seat,
+            phase=phase,
+            message=_message(state, phase, Phrasing(seat)),
+            last=thaw(state.last),
         )
         return common | {
             "round": state.round_no,
@@ -554,16 +558,23 @@ def _holder_of(state: WifeSwapState, card: str) -> int | None:
     return None
 
 
-def _message(state: WifeSwapState, phase: str) -> str:
+def _message(state: WifeSwapState, phase: str, you: Phrasing) -> str:
+    """One sentence on what is awaited now, addressing the viewer as "You"."""
     if phase == "over":
         won = top_scorers(state.totals)
-        names = " and ".join(seat_name(s) for s in won)
-        return f"The match is over: {names} {'wins' if len(won) == 1 else 'share the win'}."
+        if len(won) == 1:
+            return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
+        names = " and ".join(you.who(s, start=False) for s in won)
+        return f"The match is over: {names} share the win."
     if phase == "arrange":
-        return f"{seat_name(state.arranger)} won the trick and may arrange their families or pass."
+        seat = state.arranger
+        whose = "your" if seat == you.viewer else "their"
+        return f"{you.who(seat)} won the trick and may arrange {whose} families or pass."
     seat = (state.leader + len(state.trick)) % state.seats
     if not state.trick:
-        return f"{seat_name(seat)} leads the next trick."
+        return f"{you.who_does(seat, 'lead', 'leads')} the next trick."
+    if seat == you.viewer:
+        return "Your turn to play to the trick."
     return f"{seat_name(seat)} to play to the trick."
 
 

@@ -106,3 +106,27 @@ def test_private_rooms_have_no_code_and_ended_rooms_free_theirs(
     ended = ann.get(f"/api/rooms/{rid}").json()
     assert ended["status"] == "finished" and ended["code"] is None
     error_of(ann.get(f"/api/rooms/{public['code']}"), 404, "room_not_found")
+
+
+def test_room_pages_count_the_codes_they_are_asked_for(capped: Clients) -> None:
+    ann = capped("Ann")
+    room = ann.post("/api/rooms", json={"game": "cupid"}).json()
+    assert ann.get(f"/rooms/{room['code']}").status_code == 200
+    assert ann.get("/rooms/ZZZZZZ").status_code == 404
+    assert ann.get("/join/YYYYYY").status_code == 404
+    error_of(ann.get(f"/rooms/{room['code']}/watch"), 429, "too_many_lookups")
+    assert ann.get(f"/rooms/{room['id']}").status_code == 200  # ids are not counted
+
+
+def test_a_private_matchs_review_page_is_for_its_players(new_client: Clients) -> None:
+    ann, bob = new_client("Ann"), new_client("Bob")
+    rid = ann.post("/api/rooms", json={"game": "coins", "seats": 3, "visibility": "private"})
+    room_id = rid.json()["id"]
+    for seat in (1, 2):
+        ann.post(f"/api/rooms/{room_id}/bots", json={"seat": seat})
+    ann.post(f"/api/rooms/{room_id}/start")
+    play_out_seat0(ann, room_id)
+    match_id = ann.get(f"/api/rooms/{room_id}").json()["match_id"]
+    assert ann.get(f"/matches/{match_id}").status_code == 200
+    assert bob.get(f"/matches/{match_id}").status_code == 404
+    assert new_client(None).get(f"/matches/{match_id}").status_code == 404

@@ -125,6 +125,13 @@ class Pages:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def shot_viewport(self, page: Page, name: str) -> Path:
+        """A screenshot of what the screen shows (not the whole page)."""
+        self.count += 1
+        path = self.artifacts / f"{self.count:02d}-{name}.png"
+        page.screenshot(path=str(path))
+        return path
+
     def errors(self) -> list[str]:
         return [
             f"[{w.label}] {e}"

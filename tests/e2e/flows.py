@@ -266,7 +266,8 @@ def pace(page: Page, ms: int) -> None:
 
 def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> int:
     """Every card face the spectator page showed was in no hand at that version, except in a
-    finished deal's summary, whose cards the spectator's view at that version named."""
+    finished deal's summary or its last trick, whose cards the spectator's view at that
+    version, or the public account of the move that led to it, named."""
     seen = watcher.evaluate("window.__seen")
     assert seen, "the spectator page recorded nothing"
     for entry in seen:
@@ -276,7 +277,8 @@ def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> 
         leaked = hidden & set(entry["cards"])
         assert not leaked, f"spectator saw hidden {leaked} at version {entry['version']}"
         past = frozenset(entry["past"])
-        unnamed = past - card_codes_in(frame["view"], past)
+        told = (frame["event"] or {}).get("trick")
+        unnamed = past - card_codes_in([frame["view"], told], past)
         assert not unnamed, f"a summary showed {unnamed}, not public at {entry['version']}"
     return len(seen)
 

@@ -219,10 +219,12 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
     hal.wait_for_function("() => window.__cues.notices.length === 1")
     title, body = hal.evaluate("window.__cues.notices[0]")
     assert title == "Your turn" and body.startswith("Cupid · ")
-    hal.wait_for_function("() => document.title === '🔔 Your turn!'")
+    # A string predicate polled in the page needs eval, which the page's policy forbids:
+    # predicates are functions, and the title is Playwright's own check.
+    expect(hal).to_have_title("🔔 Your turn!")
     # Back on the tab: the title stops flashing.
     hal.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
-    hal.wait_for_function("() => !document.title.startsWith('🔔')")
+    expect(hal).not_to_have_title(re.compile("^🔔"))
     assert "Your turn" in hal.title()
 
     # Turned off, the chime stays quiet; a spectator is offered no alerts at all.

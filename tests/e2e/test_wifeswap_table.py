@@ -58,7 +58,7 @@ def play_wifeswap(pages, gus: Page, arranged: int) -> int:
                 gus.locator('.arrange-board [data-key="act:arrange"]').click()
                 wait_moved(gus, before)
                 # The accepted families are on the table, with the server's points.
-                expect(gus.locator(".mine .family").first).to_be_visible()
+                expect(gus.locator(".mine .family-line").first).to_be_visible()
                 arranged += 1
                 continue
             if layouts:

@@ -21,6 +21,7 @@ import pytest
 from games import REGISTRY, IllegalAction
 from games.cards import rng_for, shuffled, tarot_deck
 from games.cups import DECK, LEFT, RIGHT, RULES, TURN_CAP, CupsState
+from tests.games.randomplay import random_match
 
 SEED = 7
 # Unnamed hand cards are taken from here (Wands and Coins first, Cups last).
@@ -897,3 +898,13 @@ def test_view_message_and_phase_name_what_is_awaited() -> None:
         view["message"]
         == "Seat 3 played an ace: waiting for Seat 1 and Seat 2 to give a card or none."
     )
+
+
+def test_a_hand_is_shown_suit_by_suit_low_to_high() -> None:
+    played = random_match(RULES, 3, seed=4)
+    order = {card: i for i, card in enumerate(RULES.deck(3))}
+    for state in played.states[::7]:
+        for seat in range(3):
+            hand = RULES.view(state, seat)["hand"]
+            assert hand == sorted(hand, key=order.__getitem__)
+            assert sorted(hand) == sorted(state.hands[seat])

@@ -639,11 +639,15 @@ def test_view_hides_hands_and_shows_table_trick_stock_and_scores() -> None:
         assert f'"{card}"' not in text
 
 
-def test_view_arrange_phase_names_the_winner() -> None:
+def test_view_arrange_phase_names_the_winner_and_speaks_to_them() -> None:
     state = play(opening(), "AC", "3D", "4D")
     view = RULES.view(state, 0)
     assert view["phase"] == "arrange" and view["trick_winner"] == 0
-    assert "Seat 1 won the trick" in view["message"]
+    assert view["message"] == "You won the trick and may arrange your families or pass."
+    assert RULES.view(state, 1)["message"] == (
+        "Seat 1 won the trick and may arrange their families or pass."
+    )
+    assert RULES.view(state, None)["message"].startswith("Seat 1 won the trick")
     assert view["legal_actions"][0] == {"type": "pass"}
 
 

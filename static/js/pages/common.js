@@ -23,7 +23,6 @@ function paintName({ name }) {
   if (!button) return;
   button.querySelector(".who-text").textContent = name;
   button.querySelector(".avatar").textContent = name.slice(0, 1);
-  button.setAttribute("aria-label", `Your name: ${name}. Change it`);
 }
 
 function becomes(who) {

@@ -63,15 +63,24 @@ function seatRow(seat) {
           {
             type: "button",
             dataset: { action: "sit", seat: String(seat.seat) },
+            // The refusal is shown above the seats (this row is drawn again when your name
+            // changes), and a name the table refused is not kept.
             onclick: () =>
               lobbyCall(async () => {
-                const nameInput = $("#sit-name");
-                if (nameInput?.value.trim() && nameInput.value.trim() !== me()?.name) {
-                  await saveName(nameInput.value.trim());
+                const wanted = $("#sit-name")?.value.trim();
+                const before = me()?.name;
+                const renamed = Boolean(wanted) && wanted !== before;
+                if (renamed) await saveName(wanted);
+                try {
+                  await post(`/rooms/${state.room.id}/join`, { seat: seat.seat });
+                } catch (err) {
+                  if (renamed && before) await saveName(before).catch(() => {});
+                  const field = $("#sit-name");
+                  if (field && wanted) field.value = wanted;
+                  throw err;
                 }
-                await post(`/rooms/${state.room.id}/join`, { seat: seat.seat });
                 announce(`You sit in seat ${seat.seat + 1}.`);
-              }, errorEl),
+              }),
           },
           "Sit here",
         ),

@@ -40,17 +40,9 @@ function svg(tag, attrs = {}) {
 function describe(index) {
   const frame = frames[index];
   if (!frame.event) return "The deal. Every hand is shown face up.";
-  const ctx = table.context({
-    room,
-    view: frame.view,
-    version: index,
-    seat: null,
-    hands: frame.hands,
-  });
-  const line = game.describeLast
-    ? game.describeLast({ seat: frame.event.seat, ...frame.event.action }, ctx)
-    : null;
-  return `${line || `${ctx.name(frame.event.seat)}: ${frame.event.action.type}`}${who(frame.event)}`;
+  const ctx = table.context({ room, view: frame.view, version: index, seat: null });
+  // The server's account of the move: the words the table's log used.
+  return `${ctx.words(frame.event.text)}${who(frame.event)}`;
 }
 
 /** Who made a move, when it was not the seat's own player. */

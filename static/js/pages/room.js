@@ -79,6 +79,8 @@ async function reclaim() {
   }
 }
 
+$("#rules-drawer-close").addEventListener("click", () => $("#rules-drawer").close());
+
 function ensureTable() {
   if (table) return table;
   $("#lobby").hidden = true;
@@ -90,6 +92,8 @@ function ensureTable() {
     isHost: () => isHost(room),
     userId: () => currentUser()?.id,
     onReclaim: reclaim,
+    // The game's rules in short, in a drawer over the table (room.html).
+    onRules: () => $("#rules-drawer").showModal(),
     onReplace: async (seat) => {
       try {
         await post(`/rooms/${room.id}/bots`, { seat });
@@ -168,6 +172,7 @@ function onMessage(message) {
   if (message.type === "state") {
     if (!room) return;
     signals.update(message.seat, message.view);
+    $("#skip-hand").hidden = message.seat === null;
     ensureTable().push({
       room,
       view: message.view,

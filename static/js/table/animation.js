@@ -96,7 +96,7 @@ function pulseScores(root, before) {
     el.parentElement.append(
       h("span.score-float", { "aria-hidden": "true" }, `${delta > 0 ? "+" : ""}${delta}`),
     );
-    el.animate([{ transform: "scale(1.5)", color: "#facc15" }, { transform: "none" }], {
+    el.animate([{ transform: "scale(1.5)" }, { transform: "none" }], {
       duration: 700,
       easing: "ease-out",
     });

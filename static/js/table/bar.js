@@ -10,8 +10,9 @@ export function winnersLine(ctx, winners) {
   return `${listWords(names)} ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}`;
 }
 
-/** @param {string} title the table's title when the room has none (a review) */
-export function bar(ctx, info, title) {
+/** @param {string} title the table's title when the room has none (a review)
+ *  @param {(() => void) | undefined} onRules opens the game's rules in short (live tables) */
+export function bar(ctx, info, title, onRules) {
   const { view, room } = ctx;
   const live = ctx.mode === "live";
   return h(
@@ -23,10 +24,18 @@ export function bar(ctx, info, title) {
       h("h1", {}, room?.title || title),
       live && ctx.me === null ? h("span.badge.watching", {}, "Watching") : null,
       live && room?.code ? h("span.badge.room-code", { title: "Room code" }, room.code) : null,
+      onRules
+        ? h(
+            "button.btn.small.ghost.rules-button",
+            { type: "button", "data-key": "rules", onclick: () => onRules() },
+            "Rules",
+          )
+        : null,
     ),
     h(
       "ul.info-chips",
-      { "aria-label": "Match" },
+      // On a phone the chips scroll sideways: reachable by keyboard too.
+      { "aria-label": "Match", tabindex: "0" },
       info.map(([label, value]) =>
         h("li.chip", {}, h("span.chip-label", {}, label), " ", h("strong", {}, value)),
       ),

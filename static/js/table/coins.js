@@ -4,7 +4,7 @@
 
 import { suitIcon } from "../lib/cards.js";
 import { h, plural } from "../lib/dom.js";
-import { trickEl } from "./pieces.js";
+import { completedTrick, trickAccount, trickEl } from "./pieces.js";
 
 const SUIT_LETTER = { cups: "C", coins: "O", swords: "S", clubs: "B" };
 
@@ -27,22 +27,27 @@ export default {
     const v = ctx.view;
     return h(
       "span.extra",
-      { title: "This hand: Coins won and tricks taken" },
-      `hand ${v.hand_points?.[seat] ?? 0} · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      {},
+      `${plural(v.hand_points?.[seat] ?? 0, "Coin")} this hand · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
     );
   },
 
   center(ctx) {
     const v = ctx.view;
     let trick;
+    const done = completedTrick(ctx);
     if (v.trick?.length) {
       trick = trickEl(ctx, v.trick, { label: "Trick in progress" });
-    } else if (v.last_trick?.cards?.length) {
-      const lt = v.last_trick;
-      trick = trickEl(ctx, lt.cards, {
-        winner: lt.winner,
-        label: "Completed trick",
-        caption: `${ctx.name(lt.winner)} took the trick: ${plural(lt.points ?? 0, "Coin")}`,
+    } else if (done) {
+      trick = trickEl(ctx, done.cards, {
+        winner: done.winner,
+        label: done.ofPastDeal
+          ? `Last trick of hand ${(v.hand_number ?? 2) - 1}`
+          : "Completed trick",
+        caption:
+          trickAccount(ctx) ||
+          `${ctx.name(done.winner)} took the trick: ${plural(done.points ?? 0, "Coin")}`,
+        pastDeal: done.ofPastDeal,
       });
     } else {
       trick = h("div.trick.empty", {}, h("p.muted", {}, "The trick will appear here."));
@@ -61,7 +66,18 @@ export default {
         ),
       ]),
     );
-    return h("div.coins-center", {}, trick, legend);
+    const key = h(
+      "details.cycle-key",
+      {},
+      h("summary", {}, "Who takes a trick?"),
+      h(
+        "p",
+        {},
+        "“›” means “beats”. Three suits in a trick: the suit the missing one beats takes it. " +
+          "Two of one suit: the higher of the pair. One suit: the highest.",
+      ),
+    );
+    return h("div.coins-center", {}, trick, legend, key);
   },
 
   summary(ctx) {
@@ -80,13 +96,5 @@ export default {
       ),
       h("p.small.muted", {}, `${ctx.name(prev.last_trick_winner)} took the last trick.`),
     );
-  },
-
-  describeLast(last, ctx) {
-    if (last.type === "play") {
-      const who = ctx.name(last.seat);
-      return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
-    }
-    return null;
   },
 };

@@ -12,7 +12,7 @@ import { cardEl, cardName } from "../lib/cards.js";
  */
 export function makeContext(frame, table) {
   const { room, view } = frame;
-  const { game, pack, mode } = table;
+  const { game, pack, mode, lowerWins } = table;
   const me = frame.seat ?? null;
   const seats = view.seats ?? room?.seat_count ?? view.hand_sizes?.length ?? 2;
   const titles = game.titles || {};
@@ -29,6 +29,11 @@ export function makeContext(frame, table) {
     pack,
     titles,
     mode,
+    lowerWins: Boolean(lowerWins),
+    // What a score counts ("points"; Cups: "cards"; Usurp: "Game Points").
+    scoreUnit: game.scoreUnit || "points",
+    optionsSchema: table.optionsSchema || [],
+    optionText: game.optionText || null,
     name,
     who: (seat) => (seat === me ? "You" : name(seat)),
     // Server messages say "Seat 2"; show the player's name instead.

@@ -4,7 +4,7 @@
 // character cards carry their Cupid names on their faces.
 
 import { h, plural } from "../lib/dom.js";
-import { pileEl, trickEl } from "./pieces.js";
+import { completedTrick, pileEl, trickAccount, trickEl } from "./pieces.js";
 
 const TITLES = { QD: "Anima", JC: "Monster", KH: "Cupid", JK: "Zephyr" };
 
@@ -32,8 +32,8 @@ export default {
     const v = ctx.view;
     return h(
       "span.extra",
-      { title: "This round: points and tricks taken" },
-      `round ${v.round_points?.[seat] ?? 0} · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      {},
+      `${plural(v.round_points?.[seat] ?? 0, "point")} this round · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
     );
   },
 
@@ -79,14 +79,17 @@ export default {
         : null,
     );
     let trick;
+    const done = completedTrick(ctx);
     if (v.trick?.length) {
       trick = trickEl(ctx, v.trick, { label: "Trick in progress" });
-    } else if (v.last_trick?.cards?.length) {
-      const lt = v.last_trick;
-      trick = trickEl(ctx, lt.cards, {
-        winner: lt.winner,
-        label: "Completed trick",
-        caption: `${ctx.name(lt.winner)} took the trick: ${plural(lt.points ?? 0, "point")}`,
+    } else if (done) {
+      trick = trickEl(ctx, done.cards, {
+        winner: done.winner,
+        label: done.ofPastDeal ? `Last trick of round ${(v.round ?? 2) - 1}` : "Completed trick",
+        caption:
+          trickAccount(ctx) ||
+          `${ctx.name(done.winner)} took the trick: ${plural(done.points ?? 0, "point")}`,
+        pastDeal: done.ofPastDeal,
       });
     } else {
       trick = h("div.trick.empty", {}, h("p.muted", {}, "The trick will appear here."));
@@ -158,17 +161,5 @@ export default {
         `${ctx.name(prev.last_trick_winner)} took the last trick; the prize trick was worth ${plural(prev.prize_points, "point")}.`,
       ),
     );
-  },
-
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    if (last.type === "play")
-      return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
-    if (last.type === "draw") {
-      return last.source === "turnup"
-        ? `${who} took the turn-up`
-        : `${who} took the stock's top card`;
-    }
-    return null;
   },
 };

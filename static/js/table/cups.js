@@ -16,16 +16,9 @@ const VARIANT_TEXT = {
     v && v !== "single" ? `Graveyards count ${v === "none" ? "nothing" : "double"}` : null,
 };
 
-const EFFECT_TEXT = {
-  higher: () => "",
-  ace: () => ": an Ace — everyone may give a card",
-  draw: (last) => `: draws ${plural(last.drew ?? 0, "card")}`,
-  take: (last) => `: takes ${plural(last.took ?? 3, "card")} from the dump`,
-  reverse: () => ": play reverses",
-  free: () => "",
-};
-
 export default {
+  scoreUnit: "cards", // scores are the cards you still hold: fewer is better
+
   info(ctx) {
     const v = ctx.view;
     const chips = [
@@ -221,23 +214,5 @@ export default {
     if (ctx.legal.some((a) => a.type === "gift")) return "Choose a card to give, or give nothing.";
     const active = ctx.view.active;
     return active ? `This card cannot be played on the ${ctx.cardName(active)}.` : null;
-  },
-
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    let text = null;
-    if (last.type === "play") {
-      text = `${who} played ${last.card ? `the ${ctx.cardName(last.card)}` : "a card"}${(EFFECT_TEXT[last.effect] || (() => ""))(last)}`;
-    } else if (last.type === "graveyard") {
-      text = `${who} laid ${plural(last.cards ?? 0, "card")} as a graveyard and drew ${last.drew ?? 0}`;
-    } else if (last.type === "gift") {
-      text =
-        last.to !== undefined
-          ? `${ctx.name(last.to)} received gifts from ${last.givers?.length ? listWords(last.givers.map((s) => ctx.name(s))) : "nobody"}`
-          : `${who} chose a gift`;
-    }
-    if (text && last.picked_up) text += "; picked up a graveyard";
-    if (text && last.reshuffled) text += "; the dump was reshuffled into the stack";
-    return text;
   },
 };

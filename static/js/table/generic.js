@@ -40,7 +40,4 @@ export const genericGame = {
         ),
       );
   },
-  describeLast(last, ctx) {
-    return `${ctx.name(last.seat)}: ${label(last, ctx)}`;
-  },
 };

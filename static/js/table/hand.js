@@ -2,7 +2,7 @@
 // server's legal actions offer), cards that cannot be played dimmed with the reason on
 // hover and focus, a choice menu when a card allows several plays, and the keyboard: a
 // roving tabindex over the cards (arrow keys, Home, End; Enter plays). The cards overlap
-// to fit the width, in two rows when they would be too narrow to read.
+// to fit the width, in as many even rows as keep each card's corner readable.
 
 import { h, listWords } from "../lib/dom.js";
 
@@ -115,7 +115,9 @@ export class Hand {
     else if (choices.length === 1) label = `${choices[0].label} the ${name}`;
     else label = `${name}: ${choices.map((c) => c.label).join(", ")}. Press Enter to choose.`;
     if (note) label += ` ${note}`;
-    card.setAttribute("aria-label", label);
+    // The button is named by its own text (the face is a hidden picture), so what a screen
+    // reader says and what speech control hears are the same words.
+    card.querySelector(".card-name").textContent = label;
     if (choices.length > 1) card.setAttribute("aria-haspopup", "true");
     if (!playable) {
       card.setAttribute("aria-disabled", "true");
@@ -206,20 +208,25 @@ export class Hand {
       hand.style.setProperty("--overlap", "0px");
       return;
     }
-    const width = hand.clientWidth;
-    const cardWidth = cards[0].getBoundingClientRect().width || 64;
+    const style = getComputedStyle(hand);
+    const width = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    // The layout width: a card flying in (animation.js) is scaled, and must not count so.
+    const cardWidth = cards[0].offsetWidth || 64;
     const natural = n * cardWidth + (n - 1) * GAP_PX;
     let overlap = -GAP_PX;
-    let wrap = false;
+    let rows = 1;
     if (natural > width) {
-      overlap = (n * cardWidth - width) / (n - 1);
-      // Keep at least 40% of every card visible (its corner index); otherwise use two rows.
-      if (cardWidth - overlap < cardWidth * 0.45) {
-        wrap = true;
-        const perRow = Math.ceil(n / 2);
-        overlap = Math.max(-GAP_PX, (perRow * cardWidth - width) / (perRow - 1));
+      // As few rows as keep at least 45% of every card visible (its corner index), each row
+      // as full as the others; a pixel to spare so that rounding never drops a card.
+      for (;;) {
+        const perRow = Math.ceil(n / rows);
+        overlap = perRow > 1 ? (perRow * cardWidth - (width - 2)) / (perRow - 1) : -GAP_PX;
+        if (cardWidth - overlap >= cardWidth * 0.45 || rows >= 4) break;
+        rows += 1;
       }
     }
+    const wrap = rows > 1;
+    if (wrap) hand.style.setProperty("--per-row", String(Math.ceil(n / rows)));
     hand.classList.toggle("wrapped", wrap);
     hand.style.setProperty("--overlap", `${Math.max(-GAP_PX, overlap)}px`);
   }

@@ -1,24 +1,22 @@
-// log.js — the play log of a live table: one line per move, newest first, written by the
-// game module from each view's public "last" (what the move did, as everyone may know it),
-// kept to the last 40 moves and shown as a collapsible panel in the side column.
+// log.js — the play log of a live table: one line per move, newest first, each numbered with
+// its move (so the numbers count down the list as the moves do). The words are the server's
+// public account of each move (the state message's `event.text`, docs/protocol.md), with
+// names put in for "Seat n" — the same words the review shows. Kept to the last 40 moves and
+// shown as a collapsible panel in the side column.
 
 import { h } from "../lib/dom.js";
 
 const KEPT = 40;
 
 export class PlayLog {
-  /** @param {(last: object, ctx: object) => string | null} [describe] the game's describeLast */
-  constructor(describe) {
-    this.describe = describe;
+  constructor() {
     this.entries = [];
   }
 
-  /** A new version is shown: log what its "last" says happened (not for the first frame). */
+  /** A new version is shown: log what its event says happened (not for the first frame). */
   remember(ctx, previous) {
-    const last = ctx.view.last;
-    if (!last || !previous || !this.describe) return;
-    const text = this.describe(last, ctx);
-    if (!text) return;
+    const text = ctx.frame.event?.text;
+    if (!text || !previous) return;
     this.entries.unshift({ version: ctx.frame.version, text });
     this.entries = this.entries.slice(0, KEPT);
   }
@@ -37,8 +35,11 @@ export class PlayLog {
       h("summary", {}, "Play log"),
       h(
         "ol.log-list",
-        {},
-        this.entries.map((entry) => h("li", {}, ctx.words(entry.text))),
+        // Scrollable, so reachable by keyboard; newest first, numbered by move.
+        { reversed: true, tabindex: "0", "aria-label": "Moves, newest first" },
+        this.entries.map((entry) =>
+          h("li", { value: String(entry.version) }, ctx.words(entry.text)),
+        ),
       ),
     );
   }

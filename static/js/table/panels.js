@@ -13,8 +13,10 @@ export function result(ctx, { onRematch, ratings } = {}) {
   const { view, room } = ctx;
   if (!view.over) return null;
   const winners = view.winners || [];
+  // Best first: the highest score, or the lowest where scores count against you (Cups).
+  const order = ctx.lowerWins ? 1 : -1;
   const ranking = Array.from({ length: ctx.seats }, (_, s) => s).sort(
-    (a, b) => (view.scores?.[b] ?? 0) - (view.scores?.[a] ?? 0),
+    (a, b) => order * ((view.scores?.[a] ?? 0) - (view.scores?.[b] ?? 0)),
   );
   const iWon = winners.includes(ctx.me);
   const buttons = ctx.mode === "live" ? afterTheMatch(ctx, room, onRematch) : [];
@@ -36,7 +38,12 @@ export function result(ctx, { onRematch, ratings } = {}) {
           "li",
           { class: winners.includes(seat) ? "winner" : "" },
           h("span", {}, ctx.name(seat)),
-          h("strong", { dataset: { final: String(seat) } }, view.scores?.[seat] ?? 0),
+          h(
+            "span",
+            {},
+            h("strong", { dataset: { final: String(seat) } }, view.scores?.[seat] ?? 0),
+            ` ${ctx.scoreUnit}`,
+          ),
         ),
       ),
     ),
@@ -121,18 +128,27 @@ export function lastTrick(ctx) {
   );
 }
 
-function optionText([key, value]) {
+/** One option as players read it: its label from the game's option schema and its value
+ *  (the game module may word a value itself: Royal Wife-Swap's "no fixed number"). */
+function optionText(ctx, [key, value]) {
+  const own = ctx.optionText?.(key, value);
+  if (own) return own;
+  const entry = ctx.optionsSchema.find((o) => o.name === key);
+  const label = entry?.label || key.replaceAll("_", " ");
   let shown = value;
   if (value === true) shown = "yes";
   else if (value === false) shown = "no";
-  return `${key.replaceAll("_", " ")}: ${shown}`;
+  else if (typeof value === "string") shown = value.replaceAll("_", " ");
+  return `${label}: ${shown}`;
 }
 
 /** The table's options, a link to the rules and, live, a link for friends to watch. */
 export function about(ctx) {
   const { room } = ctx;
   if (!room) return null;
-  const options = Object.entries(room.options || {}).map(optionText);
+  const options = Object.entries(room.options || {})
+    .filter(([key]) => key !== "dealer")
+    .map((option) => optionText(ctx, option));
   const watchUrl = `${location.origin}/rooms/${room.id}/watch`;
   return h(
     "section.panel.table-about",

@@ -7,25 +7,45 @@ import { backsEl } from "../lib/cards.js";
 import { h, plural } from "../lib/dom.js";
 
 /** The cards of a trick, each labelled with who played it, placed for animation. */
-export function trickEl(ctx, cards, { winner = null, label = "Trick", caption = null } = {}) {
+export function trickEl(
+  ctx,
+  cards,
+  { winner = null, label = "Trick", caption = null, pastDeal = false } = {},
+) {
   return h(
     "div.trick",
-    { role: "group", "aria-label": label },
+    // A past deal's trick names cards dealt again since (docs/client.md, "Tests").
+    { role: "group", "aria-label": label, dataset: pastDeal ? { pastDeal: "" } : {} },
     cards.map(({ seat, card }) =>
       h(
         "figure.trick-card",
         { dataset: { fromSeat: String(seat) }, class: seat === winner ? "won" : "" },
         ctx.card(card),
-        h(
-          "figcaption",
-          {},
-          ctx.name(seat),
-          seat === winner ? h("span.crown", { "aria-label": "won" }, " ★") : null,
-        ),
+        h("figcaption", {}, ctx.name(seat), seat === winner ? h("span.crown", {}, " ★ won") : null),
       ),
     ),
     caption ? h("p.trick-caption", {}, caption) : null,
   );
+}
+
+/**
+ * The trick just completed, or null: the view's last trick, or — when the move that
+ * completed it also ended the deal, so the view already holds the next one — the trick the
+ * server's account of that move carries. Either stays until the next card is played.
+ * `ofPastDeal` says which.
+ */
+export function completedTrick(ctx) {
+  const v = ctx.view;
+  if (v.trick?.length) return null;
+  if (v.last_trick?.cards?.length) return { ...v.last_trick, ofPastDeal: false };
+  const trick = ctx.frame.event?.trick;
+  return trick?.cards?.length ? { ...trick, ofPastDeal: true } : null;
+}
+
+/** The server's account of the move just made, when it completed this trick. */
+export function trickAccount(ctx) {
+  const event = ctx.frame.event;
+  return event?.trick && event.text ? ctx.words(event.text) : null;
 }
 
 /** A face-down pile with its count: the stock, a dump, a discard pile. */

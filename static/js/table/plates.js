@@ -57,7 +57,8 @@ function badges(ctx, holder) {
   return [];
 }
 
-export function plate(ctx, seat, parts) {
+/** One player's plate; `listed`: among the others' plates (a list item), or on its own (yours). */
+export function plate(ctx, seat, parts, { listed = true } = {}) {
   const { view, room } = ctx;
   const live = ctx.mode === "live";
   const holder = room?.seats?.[seat];
@@ -67,11 +68,11 @@ export function plate(ctx, seat, parts) {
   const shownHand = ctx.hands?.[seat];
   const facts = status(ctx, seat, holder, toAct);
   const you = seat === ctx.me ? " (you)" : "";
-  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")}, ${score} points${facts.length ? `, ${facts.join(", ")}` : ""}`;
+  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")} in hand, ${score} ${ctx.scoreUnit}${facts.length ? `, ${facts.join(", ")}` : ""}`;
   return h(
     "div.plate",
     {
-      role: "listitem",
+      role: listed ? "listitem" : "group",
       "aria-label": label,
       dataset: { seat: String(seat) },
       class: [
@@ -101,7 +102,7 @@ export function plate(ctx, seat, parts) {
     shownHand
       ? h(
           "div.open-hand",
-          { "aria-label": `${ctx.name(seat)}'s hand` },
+          { role: "group", "aria-label": `${ctx.name(seat)}'s hand` },
           shownHand.map((code) => ctx.card(code, { className: "small" })),
         )
       : h(
@@ -112,7 +113,12 @@ export function plate(ctx, seat, parts) {
     h(
       "div.plate-foot",
       {},
-      h("span.plate-score", {}, h("strong", { dataset: { score: String(seat) } }, score), " pts"),
+      h(
+        "span.plate-score",
+        {},
+        h("strong", { dataset: { score: String(seat) } }, score),
+        ` ${ctx.scoreUnit}`,
+      ),
       parts.seatExtras ? parts.seatExtras(ctx, seat) : null,
       toAct && !view.over
         ? h("span.turn-chip", {}, seat === ctx.me ? "Your turn" : "To play")

@@ -40,7 +40,8 @@ export class Table {
    * @param {object} options {mode: "live"|"review", onAct(action, version),
    *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
    *   ratingChanges(matchId) → Promise of the finished match's rating changes,
-   *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them}
+   *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them,
+   *   onRules() → show the game's rules in short}
    */
   constructor(root, gameName, options = {}) {
     this.root = root;
@@ -48,6 +49,8 @@ export class Table {
     const facts = gameFacts(gameName);
     this.title = facts.title;
     this.pack = facts.pack;
+    this.lowerWins = Boolean(facts.lower_scores_win);
+    this.optionsSchema = facts.options || [];
     this.options = options;
     this.mode = options.mode || "live";
     this.current = null; // the frame on screen
@@ -56,7 +59,7 @@ export class Table {
     this.ratings = null; // {matchId, changes}: the finished match's rating changes
     this.frames = new FrameQueue((frame) => this.render(frame, true));
     this.errors = new ErrorSlots(root);
-    this.log = new PlayLog(this.game.describeLast);
+    this.log = new PlayLog();
     this.hand = new Hand(root, {
       game: this.game,
       showError: (message, slot) => this.showError(message, slot),
@@ -200,7 +203,7 @@ export class Table {
         },
         class: ctx.canAct ? "my-turn" : "",
       },
-      bar(ctx, game.info ? game.info(ctx) : [], this.title),
+      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules),
       h(
         "div.felt",
         {},
@@ -277,14 +280,13 @@ export class Table {
     const actions = this.game.actions ? this.game.actions(ctx) : null;
     return h(
       "div.mine",
-      {},
-      plate(ctx, ctx.me, this.plateParts()),
+      // The page's "Skip to your hand" link lands here; the next Tab is the hand.
+      { id: "hand-area", tabindex: "-1" },
+      plate(ctx, ctx.me, this.plateParts(), { listed: false }),
       h(
         "div.hand-area",
         {},
-        h("h2.sr-only", { id: "hand-title" }, "Your hand"),
-        this.hand.element(ctx),
-        errorSlot("hand"),
+        // The actions come first: on a small screen they stay above the fold with the hand.
         actions
           ? h(
               "div.actions",
@@ -293,6 +295,9 @@ export class Table {
               errorSlot("actions"),
             )
           : null,
+        h("h2.sr-only", { id: "hand-title" }, "Your hand"),
+        this.hand.element(ctx),
+        errorSlot("hand"),
       ),
     );
   }

@@ -28,6 +28,8 @@ function choiceLabel(action, order) {
 }
 
 export default {
+  scoreUnit: "Game Points",
+
   progressLabel: "Hand Points progression",
   progress: (view) => view.hand_points || [],
 
@@ -43,11 +45,7 @@ export default {
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
-    return h(
-      "span.extra",
-      { title: "Hand Points this hand · Game Points" },
-      `hand ${v.hand_points?.[seat] ?? 0} · game ${v.game_points?.[seat] ?? 0}`,
-    );
+    return h("span.extra", {}, `${v.hand_points?.[seat] ?? 0} Hand Points this hand`);
   },
 
   center: usurpCenter,
@@ -135,41 +133,6 @@ export default {
     if (types.has("give_in") || types.has("challenge"))
       return "First answer the Uprising: Give In or Challenge.";
     return null;
-  },
-
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    const card = last.card ? `the ${ctx.cardName(last.card)}` : "a card";
-    const on = last.on ? ` on the ${ctx.cardName(last.on)}` : "";
-    const scored = Array.isArray(last.scored)
-      ? last.scored
-          .map((p, s) => (p ? `${ctx.name(s)} +${p}` : null))
-          .filter(Boolean)
-          .join(", ")
-      : "";
-    const tail = scored ? ` (${scored})` : "";
-    switch (last.type) {
-      case "order":
-        return `${who} declared the Order: ${title(last.order)}`;
-      case "score":
-        return `${who} scored with ${card}${on}${tail}`;
-      case "usurp":
-        return `${who} usurped with ${card}${on}; Order ${title(last.order)}${tail}`;
-      case "sluff":
-        return `${who} sluffed off ${card}${on}${tail}`;
-      case "uprise":
-        return `${who} rose up with a card face down`;
-      case "give_in":
-        return `${who} gave in${tail}`;
-      case "challenge":
-        return `${who} challenged: it was ${card}, played as ${KIND_LABEL[last.played_as] || last.played_as}${last.reneg ? " — a Reneg!" : ""}${tail}`;
-      case "free_play":
-        return `${who} took the free play with ${card}${tail}`;
-      case "hand_end":
-        return `Hand ${last.hand} ended: ${(last.hand_points || []).map((p, s) => `${ctx.name(s)} ${p}`).join(", ")}`;
-      default:
-        return null;
-    }
   },
 
   summary(ctx) {

@@ -3,23 +3,44 @@
 // their points, round scores and match totals, and the round history. The trick winner's
 // arrangement board is in wifeswap-board.js.
 
-import { parseCard } from "../lib/cards.js";
+import { cardShort, parseCard } from "../lib/cards.js";
 import { h, plural } from "../lib/dom.js";
 import { trickEl } from "./pieces.js";
 import { arrangeBoard } from "./wifeswap-board.js";
 
 const SUITS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
 
+/** On a plate, families as short text ("K♠ Q♠ 7♠ · 23"), readable at any size. */
+function compactFamilies(ctx, seat, families) {
+  return h(
+    "ul.families-compact",
+    { "aria-label": `${ctx.name(seat)}'s families` },
+    families.map((f) =>
+      h(
+        "li.family-line",
+        { class: f.royal ? "royal" : "" },
+        f.cards.map((c) =>
+          h("span.short-card", { class: /[HD]$/.test(c) ? "red" : "" }, cardShort(c, ctx.pack)),
+        ),
+        h("span.family-points", {}, ` ${f.points}${f.royal ? " ♛ Royal" : ""}`),
+        h("span.sr-only", {}, f.royal ? " points, Royal" : " points"),
+      ),
+    ),
+  );
+}
+
 function familiesEl(ctx, seat, { compact = false } = {}) {
   const families = ctx.view.families?.[seat] || [];
   if (!families.length) return compact ? null : h("p.small.muted", {}, "No families yet.");
+  if (compact) return compactFamilies(ctx, seat, families);
   return h(
     "div.families",
-    { "aria-label": `${ctx.name(seat)}'s families` },
+    { role: "group", "aria-label": `${ctx.name(seat)}'s families` },
     families.map((f, i) =>
       h(
         "div.family",
         {
+          role: "group",
           class: f.royal ? "royal" : "",
           "aria-label": `Family ${i + 1}${f.royal ? ", Royal" : ""}: ${f.points} points`,
         },
@@ -35,6 +56,11 @@ function familiesEl(ctx, seat, { compact = false } = {}) {
 }
 
 export default {
+  optionText(key, value) {
+    if (key === "rounds") return value ? `Rounds: ${value}` : "Rounds: no fixed number";
+    return null;
+  },
+
   showsLastTrick: true,
 
   progressLabel: "Points progression (totals plus this round's families)",
@@ -58,11 +84,7 @@ export default {
     return h(
       "span.extras",
       {},
-      h(
-        "span.extra",
-        { title: "This round's family points · match total" },
-        `round ${v.round_scores?.[seat] ?? 0} · total ${v.totals?.[seat] ?? 0}`,
-      ),
+      h("span.extra", {}, `${plural(v.round_scores?.[seat] ?? 0, "point")} in families this round`),
       familiesEl(ctx, seat, { compact: true }),
     );
   },
@@ -165,15 +187,6 @@ export default {
         ),
       ),
     );
-  },
-
-  describeLast(last, ctx) {
-    const who = ctx.name(last.seat);
-    if (last.type === "play")
-      return last.card ? `${who} played the ${ctx.cardName(last.card)}` : `${who} played a card`;
-    if (last.type === "pass") return `${who} passed`;
-    if (last.type === "arrange") return `${who} arranged their families`;
-    return null;
   },
 };
 

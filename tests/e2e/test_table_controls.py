@@ -1,0 +1,72 @@
+"""The table's own controls in a real browser: a name already at the table is refused where
+you can see it and not kept; the "Rules" drawer; the skip link to your hand; the play log,
+newest first, numbered by move, in the server's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.accessibility import assert_accessible
+from tests.e2e.flows import act_once, create_room, pace, set_name, shown_state, wait_table
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_name_already_at_the_table_is_refused_visibly_and_not_kept(pages: Any) -> None:
+    pages.allow("status of 409")  # the refusal, on purpose
+    ann = pages.open("ann")
+    room_id = create_room(ann, game="cupid", name="Ann")
+    bob = pages.open("bob")
+    bob.goto("/")
+    set_name(bob, "Bob")
+    bob.goto(f"/rooms/{room_id}")
+    bob.locator("#sit-name").fill("ann")
+    bob.locator('[data-action="sit"]').first.click()
+    expect(bob.locator("#lobby-error")).to_be_visible()
+    expect(bob.locator("#lobby-error")).to_contain_text("already called")
+    expect(bob.locator("#who-name .who-text")).to_have_text("Bob")
+    expect(bob.locator('.seat[data-seat="1"]')).not_to_contain_text("ann")
+    pages.shot(bob, "name-refused")
+
+
+def test_rules_drawer_skip_link_and_play_log(pages: Any) -> None:
+    ann = pages.open("ann")
+    pace(ann, 40)
+    create_room(ann, game="cupid", name="Ann")
+    ann.locator('[data-action="bot"][data-seat="1"]').click()
+    ann.locator("#start-btn").click()
+    wait_table(ann)
+
+    ann.get_by_role("button", name="Rules").click()
+    drawer = ann.locator("#rules-drawer")
+    expect(drawer).to_be_visible()
+    expect(drawer).to_contain_text("Cupid in short")
+    expect(drawer.locator("li").first).to_be_visible()
+    assert_accessible(ann, "the rules drawer")
+    ann.locator("#rules-drawer-close").click()
+    expect(drawer).to_be_hidden()
+
+    ann.reload()  # the keyboard starts from the top of the page
+    expect(ann.locator(".table.my-turn")).to_be_visible(timeout=20_000)
+    ann.keyboard.press("Tab")
+    skip = ann.locator("#skip-hand")
+    expect(skip).to_be_focused()
+    ann.keyboard.press("Enter")
+    ann.keyboard.press("Tab")
+    focused = ann.evaluate("document.activeElement.closest('.hand') !== null")
+    assert focused, "the Tab after the skip link is not on your hand"
+
+    for _ in range(6):
+        expect(ann.locator(".table.my-turn")).to_be_visible(timeout=20_000)
+        act_once(ann)
+    ann.wait_for_timeout(500)
+    entries = ann.locator(".log-list li")
+    numbers = [int(v) for v in entries.evaluate_all("els => els.map((e) => e.value)")]
+    assert len(numbers) >= 6 and numbers == sorted(numbers, reverse=True)
+    newest = shown_state(ann)
+    assert numbers[0] == newest["version"]
+    told = newest["event"]["text"].replace("Seat 1", "Ann").replace("Seat 2", "Ada")
+    expect(entries.first).to_have_text(told)

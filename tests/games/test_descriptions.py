@@ -1,0 +1,162 @@
+"""Every game's public account of each action (games.describe).
+
+Every action of random matches is described in a sentence that names no card a watcher
+could not know: only cards public before or after the action, cards the action itself
+turns face up by the rules, and a finished deal's cards its public summary names. Known
+moments are described exactly: the card that ends a deal, who took a trick and why, a
+Challenge's Downcard, a Cups reshuffle only on the turn it happens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+import games
+from games.cards import card_name
+from games.describe import DESCRIBERS, describe
+from tests.games.randomplay import (
+    all_games,
+    card_codes_in,
+    current_deal,
+    random_match,
+    seat_counts,
+)
+
+GAMES = all_games()
+
+
+def _turned_face_up(name: str, before: Any, action: dict[str, Any]) -> set[str]:
+    """The cards an action turns face up by the rules (docs/rules/<game>.md)."""
+    face_up_plays = {
+        "cupid": {"play"},
+        "coins": {"play"},
+        "cups": {"play"},
+        "wifeswap": {"play"},
+        "usurp": {"score", "usurp", "sluff", "free_play"},
+    }[name]
+    if action["type"] in face_up_plays:
+        return {action["card"]}
+    if name == "usurp" and action["type"] == "challenge":
+        return {before.pending.card}  # the Challenge turns the Downcard
+    return set()
+
+
+def _visible(rules: Any, state: Any) -> set[str]:
+    """What a watcher sees: the deal in play, and the public summary of one over."""
+    deck = frozenset(rules.deck(len(rules.scores(state)), None))
+    view = rules.view(state, None)
+    summaries = [view[key] for key in rules.past_deal_keys]
+    in_play = card_codes_in(current_deal(rules, view), deck) - rules.hidden_cards(state, None)
+    return in_play | card_codes_in(summaries, deck)
+
+
+def _named(text: str, pack: str, deck: list[str]) -> set[str]:
+    return {c for c in deck if re.search(rf"\b{re.escape(card_name(c, pack))}\b", text)}
+
+
+def test_every_game_has_a_describer() -> None:
+    assert set(DESCRIBERS) == set(games.REGISTRY)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_accounts_name_only_public_cards(name: str) -> None:
+    rules = games.get(name)
+    for i, seats in enumerate(seat_counts(rules) * 2):
+        played = random_match(rules, seats, seed=900 + i)
+        deck = rules.deck(seats, None)
+        for step, (seat, action) in enumerate(played.log):
+            before, after = played.states[step], played.states[step + 1]
+            account = describe(rules, before, seat, action, after)
+            json.dumps(account)
+            text = account["text"]
+            assert text and text[0].isupper() and text.endswith((".", "!")), text
+            assert "None" not in text and "undefined" not in text, text
+            public = _visible(rules, before) | _visible(rules, after)
+            public |= _turned_face_up(name, before, action)
+            named = _named(text, rules.pack, deck) | card_codes_in(
+                account.get("trick"), frozenset(deck)
+            )
+            leaked = named - public
+            assert not leaked, f"{name} step {step}: {text!r} names {sorted(leaked)}"
+
+
+def _first(played: Any, rules: Any, wanted: Any) -> tuple[Any, ...]:
+    for step, (seat, action) in enumerate(played.log):
+        before, after = played.states[step], played.states[step + 1]
+        if wanted(before, action, after):
+            return before, seat, action, after
+    raise AssertionError("no such moment in the match")
+
+
+def test_the_card_that_ends_a_coins_hand_is_named_with_its_trick() -> None:
+    rules = games.get("coins")
+    played = random_match(rules, 3, seed=7)
+    before, seat, action, after = _first(
+        played, rules, lambda b, a, n: n.hand_no != b.hand_no and not n.over
+    )
+    account = describe(rules, before, seat, action, after)
+    assert f"played the {card_name(action['card'], 'spanish')}" in account["text"]
+    assert "took the trick with" in account["text"] and "Hand 1 is over" in account["text"]
+    assert [c["card"] for c in account["trick"]["cards"]][-1] == action["card"]
+    assert len(account["trick"]["cards"]) == 3
+
+
+def test_a_coins_trick_says_why_it_was_won() -> None:
+    rules = games.get("coins")
+    # Cups, coins and swords: clubs are missing, so cups (after clubs in the cycle) win.
+    from games.describe.coins import why
+
+    assert why(["5C", "9O", "AS"]).startswith("three suits: clubs are missing, so cups win")
+    assert why(["5C", "9C", "AS"]) == "a pair of cups: the higher of the pair wins"
+    assert why(["5O", "9O", "AO"]) == "all coins: the highest wins"
+    assert rules.name == "coins"
+
+
+def test_the_card_that_ends_a_cupid_round_is_named_with_the_prize() -> None:
+    rules = games.get("cupid")
+    played = random_match(rules, 2, seed=7)
+    before, seat, action, after = _first(
+        played, rules, lambda b, a, n: n.round != b.round and n.phase != "over"
+    )
+    account = describe(rules, before, seat, action, after)
+    assert "played the" in account["text"] and "prize trick" in account["text"]
+    assert f"Round {before.round} is over" in account["text"]
+    assert len(account["trick"]["cards"]) == 2
+
+
+def test_a_challenge_names_the_downcard_and_the_points() -> None:
+    rules = games.get("usurp")
+    played = random_match(rules, 2, seed=7)
+    before, seat, action, after = _first(played, rules, lambda b, a, n: a["type"] == "challenge")
+    text = describe(rules, before, seat, action, after)["text"]
+    assert f"the Downcard was the {card_name(before.pending.card)}" in text
+    assert re.search(r"Seat \d \+\d+", text), text
+
+
+def test_a_cups_reshuffle_is_told_only_when_it_happens() -> None:
+    rules = games.get("cups")
+    told = happened = 0
+    for seed in range(6):
+        played = random_match(rules, 4, seed=seed)
+        for step, (seat, action) in enumerate(played.log):
+            before, after = played.states[step], played.states[step + 1]
+            text = describe(rules, before, seat, action, after)["text"]
+            shuffled = after.shuffles > before.shuffles
+            assert ("shuffled into the stack" in text) == shuffled, text
+            told += shuffled
+            happened += 1
+    assert told and told < happened
+
+
+def test_cups_draws_and_graveyards_give_their_counts() -> None:
+    rules = games.get("cups")
+    played = random_match(rules, 3, seed=3)
+    before, seat, action, after = _first(
+        played, rules, lambda b, a, n: dict(n.last or ()).get("effect") == "draw"
+    )
+    text = describe(rules, before, seat, action, after)["text"]
+    assert re.search(r"and drew \d+ cards?", text), text
