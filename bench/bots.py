@@ -11,10 +11,13 @@ server gives them (app/rooms/thinking.py).
 
 Matches run in a process pool, one worker per core (``--workers``). Full matches of these
 games are long, so the default tables are shortened (``SHORT``: a lower target, one hand or
-round); ``--full`` plays them at the games' defaults. Records the run as a new file in
-bench/results/ (``<date>-<time>-bots.md``) unless ``--no-write``.
+round; ``--full`` plays them at the games' defaults), and a match still going after
+``--max-actions`` actions is judged by the scores at that point (the table says how many
+were). Records the run as a new file in bench/results/ (``<date>-<time>-bots.md``) unless
+``--no-write``.
 
-    python -m bench.bots [--matches 200] [--only cupid] [--full] [--workers N] [--no-write]
+    python -m bench.bots [--matches 200] [--only cupid,usurp] [--full] [--max-actions 400]
+                         [--workers N] [--no-write]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import games
 from app.rooms.thinking import THINKING_SECONDS, machine_workers
 from bench import machine
+from games.base import top_scorers
 from games.bots import SEARCHING, choose
 
 # (game, seats) tables, every seat count of every game.
@@ -58,26 +62,35 @@ SHORT: dict[str, dict[str, Any]] = {
     "wifeswap": {"rounds": 1},
 }
 Z = 1.959964  # the 97.5th percentile of the normal distribution
-MAX_ACTIONS = 20_000
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """One match: the place of the player under test, whether it won, its decision times."""
+    """One match: the place of the player under test, whether it won, its decision times,
+    and whether it was cut short (judged by the scores after ``max_actions``)."""
 
     place: float
     won: float
     seconds: list[float]
+    cut: bool
 
 
-def play(game: str, seats: int, options: dict[str, Any], level: str, rival: str, i: int) -> Outcome:
+def play(
+    game: str,
+    seats: int,
+    options: dict[str, Any],
+    level: str,
+    rival: str,
+    i: int,
+    max_actions: int,
+) -> Outcome:
     """Match ``i``: ``level`` in seat ``i % seats``, ``rival`` in the others."""
     rules = games.get(game)
     subject = i % seats
     state = rules.new_game(seats, f"bench:{i}", options)
     seconds: list[float] = []
     chooser = random.Random(i)
-    for step in range(MAX_ACTIONS):
+    for step in range(max_actions):
         awaited = rules.to_act(state)
         if not awaited:
             break
@@ -95,7 +108,11 @@ def play(game: str, seats: int, options: dict[str, Any], level: str, rival: str,
         else:
             action = choose(rules, state, seat, seed, kind)
         state = rules.apply(state, seat, action)
-    winners = set(rules.winners(state))
+    cut = not rules.is_over(state)
+    if cut:
+        winners = set(top_scorers(rules.scores(state), lowest=rules.lower_scores_win))
+    else:
+        winners = set(rules.winners(state))
     sign = -1 if rules.lower_scores_win else 1
     scores = [sign * s for s in rules.scores(state)]
 
@@ -107,7 +124,7 @@ def play(game: str, seats: int, options: dict[str, Any], level: str, rival: str,
     others = [s for s in range(seats) if s != subject]
     better = sum(1 for s in others if ahead(s, subject))
     won = 0.0 if subject not in winners else 1.0 / len(winners)
-    return Outcome(1.0 + better, won, seconds)
+    return Outcome(1.0 + better, won, seconds, cut)
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
@@ -142,7 +159,10 @@ def main(argv: list[str] | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--matches", type=int, default=200, help="matches per table and pairing")
-    parser.add_argument("--only", help="only this game (still recorded)")
+    parser.add_argument("--only", help="only these games, comma-separated (still recorded)")
+    parser.add_argument(
+        "--max-actions", type=int, default=400, help="judge a match by its scores after this"
+    )
     parser.add_argument("--full", action="store_true", help="full-length matches (no SHORT)")
     parser.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
     parser.add_argument(
@@ -154,10 +174,11 @@ def main(argv: list[str] | None = None) -> None:
     when = machine.now()
     workers = args.workers or machine_workers()
     print(f"Computer-player benchmark — {machine.describe(when)}; {workers} worker processes")
-    tables = [t for t in TABLES if not args.only or t[0] == args.only]
+    only = set(args.only.split(",")) if args.only else None
+    tables = [t for t in TABLES if only is None or t[0] in only]
     rows = [
-        "| game | seats | level vs others | matches | won (95 % CI) | mean place (95 % CI) "
-        "| an equal player's place |",
+        "| game | seats | level vs others | matches (cut short) | won (95 % CI) "
+        "| mean place (95 % CI) | an equal player's place |",
         "|---|---:|---|---:|---|---|---:|",
     ]
     times: dict[str, list[float]] = {level: [] for level in SEARCHING}
@@ -173,6 +194,7 @@ def main(argv: list[str] | None = None) -> None:
                     level,
                     rival,
                     i,
+                    args.max_actions,
                 )
                 for i in range(args.matches)
             ]
@@ -188,7 +210,8 @@ def main(argv: list[str] | None = None) -> None:
             low, high = wilson(won, n)
             place, place_low, place_high = mean_interval([o.place for o in outcomes])
             row = (
-                f"| {games.get(game).title} | {seats} | {level} vs {rival} | {n} "
+                f"| {games.get(game).title} | {seats} | {level} vs {rival} "
+                f"| {n} ({sum(o.cut for o in outcomes)}) "
                 f"| {won / n:.0%} ({low:.0%} to {high:.0%}) "
                 f"| {place:.2f} ({place_low:.2f} to {place_high:.2f}) | {(seats + 1) / 2:.1f} |"
             )
@@ -215,7 +238,9 @@ def main(argv: list[str] | None = None) -> None:
             f"Command: `{machine.command_line('bench.bots', argv)}`.",
             "",
             f"Measured {machine.describe(when)}, {workers} worker processes, {elapsed:.0f} s.",
-            "Matches: " + ("full length." if args.full else f"shortened ({SHORT})."),
+            "Matches: "
+            + ("full length" if args.full else f"shortened ({SHORT})")
+            + f", judged by the scores after {args.max_actions} actions if still going.",
             "",
             *rows,
             "",

@@ -23,7 +23,7 @@ def test_bots_benchmark_prints_and_records_every_pairing(tmp_path: Path) -> None
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for pairing in ("strong vs heuristic", "strong vs random", "normal vs heuristic"):
-        assert f"| Cupid | 2 | {pairing} | 1 |" in result.stdout, result.stdout
+        assert f"| Cupid | 2 | {pairing} | 1 (0) |" in result.stdout, result.stdout
     assert "| strong |" in result.stdout and "| normal |" in result.stdout
     recorded = list(tmp_path.glob("*-bots.md"))
     assert len(recorded) == 1
