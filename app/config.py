@@ -78,6 +78,8 @@ class Settings(BaseSettings):
 
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
+    # Worker processes the searching computer players think in; 0: one per core.
+    bot_workers: int = 0
     # Seconds a person may be away (no open connection) before a computer may take their
     # seat, or before the host role passes on if they host.
     absence_grace: float = 60.0

@@ -32,6 +32,7 @@ from app.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
+from app.rooms.thinking import Thinkers
 from app.rooms.time_source import Clock
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
@@ -95,6 +96,7 @@ def create_app(
         "absence_grace": settings.absence_grace,
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
+        "thinkers": Thinkers(settings.bot_workers),
     }
     hub = Hub()
     cluster: Cluster | None = None

@@ -52,7 +52,7 @@ class SeatIn(Strict):
 
 class BotIn(Strict):
     seat: int
-    kind: Literal["heuristic", "random"] = "heuristic"
+    kind: Literal["heuristic", "random", "normal", "strong"] = "heuristic"
 
 
 class MuteIn(Strict):

@@ -14,7 +14,7 @@ the log plus the seed *is* the match.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, cast, runtime_checkable
 
 Action = dict[str, Any]
 # Which drawing of the cards a game is shown with (the client has one set of faces each).
@@ -198,6 +198,8 @@ def check_turn(rules: Rules[S], state: S, seat: object) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     to_act = rules.to_act(state)
+    if seat in to_act:  # an awaited seat is at the table: the common case, checked first
+        return
     if seat not in range(len(rules.scores(state))):
         raise IllegalAction(f"There is no seat {seat} at this table.")
     if seat not in to_act:
@@ -216,6 +218,9 @@ def check_action_shape(action: object) -> Action:
 
 # A game's own sentence for why a refused action is illegal, or None for the generic one.
 Explain = Callable[[S, int, Action], str | None]
+# A game's quick test that an action is certainly legal (the seat is awaited and the action
+# equals one of ``legal_actions``), without listing them; False only means "look closer".
+PlainlyLegal = Callable[[S, int, object], bool]
 
 
 def require_legal(
@@ -225,13 +230,20 @@ def require_legal(
     action: object,
     *,
     explain: Explain[S] | None = None,
+    plainly_legal: PlainlyLegal[S] | None = None,
 ) -> Action:
     """The shared gate at the top of every ``apply``: turn, shape, then legality.
 
     ``legal_actions`` is the truth; an action is legal when it equals one of them exactly.
     ``explain(state, seat, action)``, when given, returns the game's own sentence for why a
     refused action is illegal (e.g. "You must follow suit (hearts).").
+    ``plainly_legal(state, seat, action)``, when given, accepts the common legal actions
+    without listing every legal action (searching computer players apply millions); it
+    must never accept what ``legal_actions`` would not list.
     """
+    # ``type(seat) is int``: a seat of True would equal seat 1.
+    if plainly_legal is not None and type(seat) is int and plainly_legal(state, seat, action):
+        return dict(cast(Action, action))
     check_turn(rules, state, seat)
     act = check_action_shape(action)
     legal = rules.legal_actions(state, seat)
@@ -248,6 +260,18 @@ def require_legal(
             else "You have no move now."
         )
     raise IllegalAction(f"That {act['type']} is not allowed now.")
+
+
+def is_card_action(action: object, kind: str, cards: Sequence[str]) -> bool:
+    """Whether ``action`` is exactly ``{"type": kind, "card": c}`` with ``c`` among ``cards``
+    (the shape of most legal actions, for a game's ``plainly_legal``)."""
+    return (
+        type(action) is dict
+        and len(action) == 2
+        and action.get("type") == kind
+        and type(action.get("card")) is str
+        and action["card"] in cards
+    )
 
 
 # --- seats ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, require_legal, rotate
+from games.base import Action, is_card_action, require_legal, rotate
 from games.cards import (
     SPANISH_RANKS,
     SPANISH_SUITS,
@@ -224,7 +224,9 @@ class CoinsRules(Engine[CoinsState]):
     # --- the verbs --------------------------------------------------------------------
 
     def apply(self, state: CoinsState, seat: int, action: Action) -> CoinsState:
-        card = require_legal(self, state, seat, action, explain=self._explain)["card"]
+        card = require_legal(
+            self, state, seat, action, explain=self._explain, plainly_legal=_plainly_legal
+        )["card"]
         won = state.won
         last_trick = state.last_trick
         if not state.trick and last_trick:
@@ -351,6 +353,13 @@ def _message(state: CoinsState, you: Phrasing) -> str:
         return f"Hand {state.hand_no}: {you.who(state.dealer, start=False)} dealt; {leads}."
     took = f"{you.who(state.last_winner)} took the trick ({plural(state.last_points, 'point')})"
     return f"{took}; {leads} the next."
+
+
+def _plainly_legal(state: CoinsState, seat: int, action: object) -> bool:
+    """A card play by the seat awaited (games.base.require_legal)."""
+    return (
+        not state.over and seat == state.turn and is_card_action(action, "play", state.hands[seat])
+    )
 
 
 RULES = CoinsRules()

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, require_legal
+from games.base import Action, is_card_action, require_legal
 from games.cards import JOKER, rank_of, rng_for, shuffled, suit_of
 from games.engine import Engine, cards_played
 from games.frozen import Record, add_at, evolve, remove_card, thaw
@@ -272,7 +272,9 @@ class CupidRules(Engine[CupidState]):
     # --- the verbs --------------------------------------------------------------------
 
     def apply(self, state: CupidState, seat: int, action: Action) -> CupidState:
-        act = require_legal(self, state, seat, action, explain=self._explain)
+        act = require_legal(
+            self, state, seat, action, explain=self._explain, plainly_legal=_plainly_legal
+        )
         if act["type"] == "draw":
             return self._draw(state, seat, act["source"])
         return self._play(state, seat, act["card"])
@@ -470,6 +472,15 @@ def _message(state: CupidState, you: Phrasing) -> str:
     if state.next_leader != state.last_winner:
         note = " (the trick was won with the Jack, so the loser leads)"
     return f"{you.who_does(state.turn, 'lead', 'leads')} the next trick{note}."
+
+
+def _plainly_legal(state: CupidState, seat: int, action: object) -> bool:
+    """A card play in the play phase by the seat awaited (games.base.require_legal)."""
+    return (
+        state.phase == "play"
+        and seat == state.turn
+        and is_card_action(action, "play", state.hands[seat])
+    )
 
 
 RULES = CupidRules()

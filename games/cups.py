@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, IllegalAction, require_legal, top_scorers
+from games.base import Action, IllegalAction, is_card_action, require_legal, top_scorers
 from games.cards import TAROT_RANKS, card_name, rng_for, shuffled, tarot_deck
 from games.engine import Engine
 from games.frozen import Record, evolve, freeze, thaw
@@ -41,6 +41,7 @@ DECK: tuple[str, ...] = tuple(tarot_deck())
 # A=1 ... 10=10, Page 11, Knight 12, Queen 13, King 14 (docs/rules/cups.md).
 VALUE: dict[str, int] = {card: TAROT_RANKS.index(card[:-1]) + 1 for card in DECK}
 SUIT: dict[str, str] = {card: card[-1] for card in DECK}
+CUPS_IN_DECK = sum(1 for card in DECK if SUIT[card] == CUP)
 SUIT_WORDS = {"C": "Cups", "O": "Coins", "S": "Swords", "W": "Wands"}
 # A hand is shown suit by suit, low to high (the deck's own order); play order is kept apart.
 SHOWN_ORDER: dict[str, int] = {card: i for i, card in enumerate(DECK)}
@@ -62,6 +63,12 @@ def playable(active: str, card: str) -> bool:
     if other == CUP:
         return VALUE[card] == VALUE[active]
     return True  # any card of another non-Cup suit (it makes its player draw)
+
+
+# The cards playable on each active card (and on an empty dump, ""), worked out once.
+PLAYABLE_ON: dict[str, frozenset[str]] = {
+    active: frozenset(card for card in DECK if playable(active, card)) for active in ("", *DECK)
+}
 
 
 def _name(card: str) -> str:
@@ -104,43 +111,63 @@ class CupsState:
 
 
 class _Turn:
-    """A mutable working copy of the table for the end of one turn."""
+    """A working copy of the table for the end of one turn.
+
+    Piles stay the state's tuples until the turn changes them: a seat's hand or graveyard
+    becomes a list when first changed (``hand``, ``graveyard``), the other piles are
+    replaced. Most turns touch one or two piles, and searching computer players apply
+    millions of turns.
+    """
 
     def __init__(self, state: CupsState) -> None:
         self.state = state
-        self.hands = [list(h) for h in state.hands]
-        self.graveyards = [list(g) for g in state.graveyards]
-        self.stack = list(state.stack)
-        self.dump = list(state.dump)
+        self.hands: list[Sequence[str]] = list(state.hands)
+        self.graveyards: list[Sequence[tuple[str, ...]]] = list(state.graveyards)
+        self.stack: Sequence[str] = state.stack
+        self.dump: Sequence[str] = state.dump
         self.active = state.active
-        self.aside = list(state.aside)
-        self.out = list(state.out)
-        self.discarded = list(state.discarded)
+        self.aside = state.aside
+        self.out = state.out
+        self.discarded = state.discarded
         self.shuffles = state.shuffles
         self.short = False  # a draw found the stack short or empty this turn
         self.missing = 0  # cards a draw could not take (dealt by the magellan variant)
         self.picked_up: list[int] = []
 
+    def hand(self, seat: int) -> list[str]:
+        """``seat``'s hand, to change."""
+        hand = self.hands[seat]
+        if type(hand) is not list:
+            hand = self.hands[seat] = list(hand)
+        return hand
+
+    def graveyard(self, seat: int) -> list[tuple[str, ...]]:
+        """``seat``'s graveyard batches, to change."""
+        batches = self.graveyards[seat]
+        if type(batches) is not list:
+            batches = self.graveyards[seat] = list(batches)
+        return batches
+
     def draw(self, seat: int, count: int) -> int:
         """Draw ``count`` cards for ``seat`` as the shortfall option says; returns how many."""
         if count <= len(self.stack):
-            self.hands[seat].extend(self.stack[:count])
-            del self.stack[:count]
+            self.hand(seat).extend(self.stack[:count])
+            self.stack = self.stack[count:]
             return count
         self.short = True
         if self.state.shortfall == "democratic_league":
             # The too-small stack leaves the game; the draw comes from the bottom of the
             # dump, never its top card.
-            self.discarded.extend(self.stack)
-            self.stack.clear()
+            self.discarded = (*self.discarded, *self.stack)
+            self.stack = ()
             pool = len(self.dump) - 1
             took = max(0, min(count, pool))
-            self.hands[seat].extend(self.dump[:took])
-            del self.dump[:took]
+            self.hand(seat).extend(self.dump[:took])
+            self.dump = self.dump[took:]
             return took
         took = len(self.stack)
-        self.hands[seat].extend(self.stack)
-        self.stack.clear()
+        self.hand(seat).extend(self.stack)
+        self.stack = ()
         if self.state.shortfall == "magellan":
             self.missing = count - took
         return took
@@ -149,34 +176,36 @@ class _Turn:
         """The card just played (or the active card) and every Cup in the dump leave the
         game; the rest of the dump becomes the stack and its top card is turned."""
         leaving = played if played is not None else self.active
-        if leaving and self.dump and self.dump[-1] == leaving:
-            self.out.append(self.dump.pop())
-        self.out.extend(card for card in self.dump if SUIT[card] == CUP)
-        rest = [card for card in self.dump if SUIT[card] != CUP]
-        self.stack = list(shuffled(self.stack + rest, self.state.seed, self.shuffles))
+        dump = list(self.dump)
+        out = list(self.out)
+        if leaving and dump and dump[-1] == leaving:
+            out.append(dump.pop())
+        out.extend(card for card in dump if SUIT[card] == CUP)
+        self.out = tuple(out)
+        rest = [card for card in dump if SUIT[card] != CUP]
+        stack = list(shuffled([*self.stack, *rest], self.state.seed, self.shuffles))
         self.shuffles += 1
-        self.dump = []
         self.active = ""
         # Magellan: after the turn of the new active card, the cards the draw missed are
         # dealt face up onto the dump; the last one dealt is the active card.
-        for _ in range(1 + self.missing):
-            if not self.stack:
-                break
-            self.active = self.stack.pop(0)
-            self.dump.append(self.active)
+        turned = min(1 + self.missing, len(stack))
+        self.dump = tuple(stack[:turned])
+        self.stack = tuple(stack[turned:])
+        if turned:
+            self.active = self.dump[-1]
 
     def to_state(self, **changes: Any) -> CupsState:
         """The working copy as a state again, with ``changes`` to the other fields."""
         return evolve(
             self.state,
-            hands=tuple(tuple(h) for h in self.hands),
-            graveyards=tuple(tuple(g) for g in self.graveyards),
+            hands=tuple([h if type(h) is tuple else tuple(h) for h in self.hands]),
+            graveyards=tuple([g if type(g) is tuple else tuple(g) for g in self.graveyards]),
             stack=tuple(self.stack),
             dump=tuple(self.dump),
             active=self.active,
-            aside=tuple(self.aside),
-            out=tuple(self.out),
-            discarded=tuple(self.discarded),
+            aside=self.aside,
+            out=self.out,
+            discarded=self.discarded,
             shuffles=self.shuffles,
             **changes,
         )
@@ -272,7 +301,8 @@ class CupsRules(Engine[CupsState]):
             return gifts
         if state.phase != "play" or seat != state.current:
             return []
-        cards = [c for c in state.hands[seat] if playable(state.active, c)]
+        allowed = PLAYABLE_ON[state.active]
+        cards = [c for c in state.hands[seat] if c in allowed]
         if not cards:
             return [{"type": "graveyard"}]
         return [{"type": "play", "card": c} for c in cards]
@@ -319,7 +349,9 @@ class CupsRules(Engine[CupsState]):
         waiting = self._gift_wait(state, seat)
         if waiting:
             raise IllegalAction(waiting)
-        act = require_legal(self, state, seat, action, explain=self._explain)
+        act = require_legal(
+            self, state, seat, action, explain=self._explain, plainly_legal=_plainly_legal
+        )
         if act["type"] == "gift":
             return self._gift(state, seat, act["card"])
         if act["type"] == "graveyard":
@@ -349,7 +381,7 @@ class CupsRules(Engine[CupsState]):
 
     def _play(self, state: CupsState, seat: int, card: str) -> CupsState:
         work = _Turn(state)
-        hand = work.hands[seat]
+        hand = work.hand(seat)
         hand.remove(card)
         active = state.active
         last: dict[str, Any] = {"seat": seat, "type": "play", "card": card}
@@ -373,15 +405,15 @@ class CupsRules(Engine[CupsState]):
         if effect == "take":
             # The take includes the active card: the top three of the dump, or all of it.
             taken = work.dump[-TAKE:]
-            del work.dump[-TAKE:]
+            work.dump = work.dump[:-TAKE]
             hand.extend(taken)
             last["took"] = len(taken)
             if state.cups_aside:
-                work.aside.append(card)  # still the active Cup for the next play
+                work.aside = (*work.aside, card)  # still the active Cup for the next play
             else:
-                work.dump.append(card)
+                work.dump = (*work.dump, card)
         else:
-            work.dump.append(card)
+            work.dump = (*work.dump, card)
         work.active = card
 
         if effect == "draw":
@@ -401,7 +433,7 @@ class CupsRules(Engine[CupsState]):
     def _graveyard(self, state: CupsState, seat: int) -> CupsState:
         work = _Turn(state)
         batch = work.hands[seat]
-        work.graveyards[seat].append(tuple(batch))
+        work.graveyard(seat).append(tuple(batch))
         work.hands[seat] = []
         drew = work.draw(seat, len(batch))
         last = {"seat": seat, "type": "graveyard", "cards": len(batch), "drew": drew}
@@ -425,8 +457,8 @@ class CupsRules(Engine[CupsState]):
         for k in range(1, state.seats):
             giver = (receiver + k) % state.seats
             if gifts[giver]:
-                work.hands[giver].remove(gifts[giver])
-                work.hands[receiver].append(gifts[giver])
+                work.hand(giver).remove(gifts[giver])
+                work.hand(receiver).append(gifts[giver])
                 givers.append(giver)
         last = {"seat": seat, "type": "gift", "to": receiver, "givers": givers}
         work.state = evolve(state, gifts=tuple("" for _ in gifts), waiting=())
@@ -497,10 +529,13 @@ class CupsRules(Engine[CupsState]):
 
     @staticmethod
     def _cups_in_play(work: _Turn) -> bool:
-        for pile in (work.stack, work.dump, *work.hands):
-            if any(SUIT[c] == CUP for c in pile):
-                return True
-        return any(SUIT[c] == CUP for g in work.graveyards for batch in g for c in batch)
+        """Whether a Cup is in a hand, a graveyard, the stack or the dump: counted as the
+        Cups not out of play (aside, out, discarded), since cards are conserved and those
+        three piles are short."""
+        gone = sum(
+            1 for pile in (work.aside, work.out, work.discarded) for c in pile if c[-1] == CUP
+        )
+        return gone < CUPS_IN_DECK
 
     def _over(
         self,
@@ -614,6 +649,16 @@ class CupsRules(Engine[CupsState]):
             for batch in state.graveyards[s][:-1]:
                 hidden.update(batch)
         return frozenset(hidden)
+
+
+def _plainly_legal(state: CupsState, seat: int, action: object) -> bool:
+    """A playable card played by the seat awaited (games.base.require_legal)."""
+    return (
+        state.phase == "play"
+        and seat == state.current
+        and is_card_action(action, "play", state.hands[seat])
+        and action["card"] in PLAYABLE_ON[state.active]  # type: ignore[index]
+    )
 
 
 def _sits_out(state: CupsState, seat: int) -> bool:

@@ -50,13 +50,13 @@ def add_at(values: tuple[Gain, ...], seat: int, amount: Gain) -> tuple[Gain, ...
 def remove_card(hands: Hands, seat: int, card: str) -> Hands:
     """``hands`` with ``card`` taken out of ``seat``'s hand."""
     changed = list(hands)
-    changed[seat] = tuple(c for c in hands[seat] if c != card)
+    changed[seat] = tuple([c for c in hands[seat] if c != card])
     return tuple(changed)
 
 
 def freeze(fields: Mapping[str, Any]) -> Record:
     """The record of an action as a hashable value: lists become tuples."""
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items())
+    return tuple([(k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()])
 
 
 def thaw(record: Record | None, hidden: Container[str] = ()) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ One module per concern:
 - ``referee``   — act and preview: the only code that changes a room's game state and
                   version;
 - ``bot_driver``— plays computer players' turns, surviving database outages;
+- ``thinking``  — the process pool the searching computer players think in;
 - ``render``    — the room description and each seat's state message, cached per version;
 - ``storage``   — every transaction the rooms need, injectable;
 - ``notifier``  — the interfaces through which the rooms announce changes and ask who is

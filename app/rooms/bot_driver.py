@@ -3,8 +3,11 @@
 It listens for room changes like the hub does. When a computer player is awaited it
 starts one task for that room, which waits ``delay`` on the rooms' clock (so people can
 follow the play), asks games.bots for a move and plays it through the referee like any
-player, as ``{"bot": kind}``. A person acting first, or taking their seat back from the
-computer meanwhile, is no failure: the referee refuses the move and the task looks again.
+player, as ``{"bot": kind}``. The quick kinds (heuristic, random) move on the event loop;
+the searching ones (normal, strong) think in a worker process (app/rooms/thinking.py), so
+that no room waits for another's computer; should the workers fail, the heuristic moves.
+A person acting first, or taking their seat back from the computer meanwhile, is no
+failure: the referee refuses the move and the task looks again.
 Anything else its move raises — above all a database that does not answer — is logged
 once per outage and retried with a growing pause (at most ``max_retry_pause``), so the
 seat moves as soon as the database answers again, with no restart.
@@ -19,8 +22,9 @@ from typing import Any
 from app.rooms.errors import RoomError
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
+from app.rooms.thinking import Thinkers
 from app.rooms.time_source import Clock
-from games.bots import choose
+from games.bots import SEARCHING, choose
 
 log = logging.getLogger("parlour.bots")
 
@@ -41,10 +45,13 @@ class BotDriver:
     first_retry_pause = 0.25
     max_retry_pause = 2.0
 
-    def __init__(self, referee: Referee, clock: Clock, *, delay: float) -> None:
+    def __init__(
+        self, referee: Referee, clock: Clock, *, delay: float, thinkers: Thinkers | None = None
+    ) -> None:
         self.referee = referee
         self.clock = clock
         self.delay = delay
+        self.thinkers = thinkers or Thinkers()
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def room_changed(self, room: LiveRoom) -> None:
@@ -62,10 +69,11 @@ class BotDriver:
             del self._tasks[room_id]
 
     def stop(self) -> None:
-        """Cancel every task (the server is shutting down)."""
+        """Cancel every task and stop the thinking workers (the server is shutting down)."""
         for task in self._tasks.values():
             task.cancel()
         self._tasks.clear()
+        self.thinkers.shutdown()
 
     @staticmethod
     def _bot_awaited(room: LiveRoom) -> bool:
@@ -106,6 +114,15 @@ class BotDriver:
                         )
                         failures = 0
 
+    async def _thought_out(self, room: LiveRoom, seat: int, kind: str) -> dict[str, Any]:
+        """A searching computer's move, from a worker process (the heuristic's if that fails)."""
+        state, seed = room.state, f"{room.seed}:{room.version}:{seat}"
+        try:
+            return await self.thinkers.move(room.rules.name, state, seat, seed, kind)
+        except Exception:
+            log.exception("computer player could not think in room %s seat %s", room.id, seat)
+            return computer_move(room, seat, "heuristic")
+
     def _retry_pause(self, failures: int) -> float:
         return float(min(self.first_retry_pause * 2 ** (failures - 1), self.max_retry_pause))
 
@@ -115,7 +132,10 @@ class BotDriver:
         if holder is None or holder.bot is None or seat not in room.rules.to_act(room.state):
             return
         version = room.version
-        action = computer_move(room, seat, holder.bot)
+        if holder.bot in SEARCHING:
+            action = await self._thought_out(room, seat, holder.bot)
+        else:
+            action = computer_move(room, seat, holder.bot)
         await self.referee.act(
             room, version=version, action=action, by={"bot": holder.bot}, seat=seat
         )

@@ -28,7 +28,7 @@ from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import Clock
 from games import Rules
-from games.bots.simple import KINDS as BOT_KINDS
+from games.bots import KINDS as BOT_KINDS
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6

@@ -25,6 +25,7 @@ from app.rooms.registry import RoomRegistry
 from app.rooms.render import describe
 from app.rooms.stand_ins import StandIns
 from app.rooms.storage import RoomStorage
+from app.rooms.thinking import Thinkers
 from app.rooms.time_source import Clock, SystemClock
 from app.rooms.timers import RoomTimers
 
@@ -46,6 +47,7 @@ class Rooms:
         clock: Clock | None = None,
         absence_grace: float = 60.0,
         stale_after: float = 1800.0,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.storage = storage
         self.presence = presence
@@ -64,7 +66,7 @@ class Rooms:
             storage, self.registry, self.notifier, presence, self.clock, self.stand_ins
         )
         self.chat_settings = ChatSettings(storage, self.notifier)
-        self.bots = BotDriver(self.referee, self.clock, delay=bot_delay)
+        self.bots = BotDriver(self.referee, self.clock, delay=bot_delay, thinkers=thinkers)
         self.timers = RoomTimers(
             self.clock,
             presence,

@@ -1,5 +1,5 @@
 """Computer players over the Rules protocol: pure functions of (rules, state, seat, seed)."""
 
-from games.bots.simple import choose
+from games.bots.players import KINDS, SEARCHING, choose
 
-__all__ = ["choose"]
+__all__ = ["KINDS", "SEARCHING", "choose"]

@@ -28,6 +28,7 @@ from games.base import (
     IllegalAction,
     check_action_shape,
     check_turn,
+    is_card_action,
     require_legal,
     top_scorers,
 )
@@ -101,8 +102,12 @@ class Outcome:
     laid: tuple[str, ...]  # trick and hand cards newly put into families
 
 
+# Each card's place in a sorted hand (hand_key), worked out once: hands are sorted often.
+HAND_ORDER: dict[str, tuple[int, int]] = {card: hand_key(card) for card in DECK}
+
+
 def _sorted_hand(cards: Iterable[str]) -> list[str]:
-    return sorted(cards, key=hand_key)
+    return sorted(cards, key=HAND_ORDER.__getitem__)
 
 
 def _parse_cards(value: object, what: str) -> list[str]:
@@ -182,7 +187,14 @@ class WifeSwapRules(Engine[WifeSwapState]):
         return [(state.leader + len(state.trick)) % state.seats]
 
     def legal_actions(self, state: WifeSwapState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
+        if state.over:
+            return []
+        awaited = (
+            state.arranger
+            if state.arranger >= 0
+            else (state.leader + len(state.trick)) % state.seats
+        )
+        if seat != awaited:
             return []
         if state.arranger >= 0:
             listed: list[Action] = [{"type": "pass"}]
@@ -197,7 +209,9 @@ class WifeSwapRules(Engine[WifeSwapState]):
 
     def apply(self, state: WifeSwapState, seat: int, action: Action) -> WifeSwapState:
         if state.arranger < 0:
-            act = require_legal(self, state, seat, action, explain=_explain_play)
+            act = require_legal(
+                self, state, seat, action, explain=_explain_play, plainly_legal=_plainly_legal
+            )
             return _play(state, seat, act["card"])
         kind, _, outcome = self._arrangement_step(state, seat, action)
         return _settle(state, outcome, kind)
@@ -245,7 +259,7 @@ class WifeSwapRules(Engine[WifeSwapState]):
                 raise IllegalAction("A pass takes no other fields.")
             return kind, act, Outcome(state.families[seat], (), ())
         if kind == "arrange":
-            return kind, act, resolve_arrangement(state, act)
+            return kind, act, _listed_outcome(state, act) or resolve_arrangement(state, act)
         raise IllegalAction(
             f"You won the trick: arrange your families or pass (you cannot {kind!r} now)."
         )
@@ -366,6 +380,17 @@ def _playable(state: WifeSwapState, seat: int) -> list[str]:
     return follow or list(hand)
 
 
+def _plainly_legal(state: WifeSwapState, seat: int, action: object) -> bool:
+    """A card play to the trick, following suit, by the seat awaited
+    (games.base.require_legal)."""
+    return (
+        not state.over
+        and state.arranger < 0
+        and seat == (state.leader + len(state.trick)) % state.seats
+        and is_card_action(action, "play", _playable(state, seat))
+    )
+
+
 def _explain_play(state: WifeSwapState, seat: int, act: Action) -> str:
     kind = act["type"]
     if kind != "play":
@@ -383,18 +408,19 @@ def _explain_play(state: WifeSwapState, seat: int, act: Action) -> str:
 
 def _play(state: WifeSwapState, seat: int, card: str) -> WifeSwapState:
     trick = (*state.trick, (seat, card))
-    played = evolve(
+    changes: dict[str, Any] = {}
+    if len(trick) == 1:
+        # The previous trick stays on show only until the next one starts.
+        changes.update(last_trick=(), last_winner=-1)
+    if len(trick) == state.seats:
+        changes.update(arranger=trick_winner(trick))
+    return evolve(
         state,
         hands=remove_card(state.hands, seat, card),
         trick=trick,
         last=(("seat", seat), ("type", "play"), ("card", card)),
+        **changes,
     )
-    if len(trick) == 1:
-        # The previous trick stays on show only until the next one starts.
-        return evolve(played, last_trick=(), last_winner=-1)
-    if len(trick) == state.seats:
-        return evolve(played, arranger=trick_winner(trick))
-    return played
 
 
 # --- the arrangement step ----------------------------------------------------------------------
@@ -461,6 +487,25 @@ def resolve_arrangement(state: WifeSwapState, act: Mapping[str, Any]) -> Outcome
     return Outcome(canonical_layout(families), tuple(orphans), laid)
 
 
+def _listed_outcome(state: WifeSwapState, act: Mapping[str, Any]) -> Outcome | None:
+    """The outcome of an arrangement exactly as ``legal_actions`` lists it (valid as listed,
+    so it needs no checking), or None: ``resolve_arrangement`` then checks it."""
+    families, orphans = act.get("families"), act.get("orphans")
+    if len(act) != 3 or type(families) is not list or type(orphans) is not list:
+        return None
+    if not all(type(f) is list for f in families):
+        return None
+    seat = state.arranger
+    trick = tuple(c for _, c in state.trick)
+    hand = state.hands[seat]
+    listed = (tuple(tuple(f) for f in families), tuple(orphans))
+    if listed not in useful_layouts(state.families[seat], trick, hand):
+        return None
+    placed = {c for f in listed[0] for c in f}
+    laid = tuple(c for c in trick if c in placed) + tuple(c for c in hand if c in placed)
+    return Outcome(listed[0], listed[1], laid)
+
+
 def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
     """Lay out the winner's families, return cards under the stock, refill, maybe end round."""
     seat = state.arranger
@@ -468,7 +513,7 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
     placed = {c for f in outcome.layout for c in f}
     families = list(state.families)
     families[seat] = outcome.layout
-    hands = [list(h) for h in state.hands]
+    hands: list[Sequence[str]] = list(state.hands)
     hands[seat] = [c for c in hands[seat] if c not in placed]
     unused = tuple(c for _, c in state.trick if c not in placed)
     stock = list(state.stock) + list(unused) + list(outcome.orphans)
@@ -476,7 +521,7 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
         drawer = (seat + k) % n
         need = HAND_SIZE - len(hands[drawer])
         if need > 0:
-            hands[drawer].extend(stock[:need])
+            hands[drawer] = tuple(_sorted_hand([*hands[drawer], *stock[:need]]))
             del stock[:need]
     idle = 0 if outcome.laid else state.idle + 1
     tricks = state.tricks + 1
@@ -487,7 +532,9 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
         )
     after = evolve(
         state,
-        hands=tuple(tuple(_sorted_hand(h)) for h in hands),
+        # Every hand is sorted: untouched, drawn into (sorted above) or the winner's with
+        # cards taken out.
+        hands=tuple([h if type(h) is tuple else tuple(h) for h in hands]),
         stock=tuple(stock),
         families=tuple(families),
         leader=seat,

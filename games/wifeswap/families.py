@@ -37,8 +37,9 @@ SUIT_WORD = SUIT_NAMES["french"]
 # Per-card lookups: these run in the inner loops of listing arrangements.
 RANK: dict[str, str] = {c: rank_of(c) for c in DECK}
 SUIT: dict[str, str] = {c: suit_of(c) for c in DECK}
-FAMILY_KEY: dict[str, tuple[int, int]] = {
-    c: (FAMILY_RANK_ORDER[RANK[c]], SUIT_ORDER[SUIT[c]]) for c in DECK
+# A card's place in the family order (rank, then suit) as one number: quicker to sort by.
+FAMILY_KEY: dict[str, int] = {
+    c: FAMILY_RANK_ORDER[RANK[c]] * len(SUIT_ORDER) + SUIT_ORDER[SUIT[c]] for c in DECK
 }
 
 
@@ -93,9 +94,16 @@ def canonical_family(cards: Iterable[str]) -> Family:
 
 
 def canonical_layout(families: Iterable[Iterable[str]]) -> Layout:
-    """Families in canonical order: compared card by card (so senior families come first)."""
-    fams = [canonical_family(f) for f in families]
-    return tuple(sorted(fams, key=lambda f: [FAMILY_KEY[c] for c in f]))
+    """Families in canonical order: compared card by card (so senior families come first).
+
+    The families of a layout share no card, so comparing them card by card is comparing
+    their first cards (an empty family, never valid, would come first).
+    """
+    key = FAMILY_KEY.__getitem__
+    fams = [tuple(sorted(f, key=key)) for f in families]
+    if len(fams) > 1:
+        fams.sort(key=lambda f: key(f[0]) if f else -1)
+    return tuple(fams)
 
 
 def spouses(family: Sequence[str]) -> tuple[str, tuple[str, str]]:
@@ -261,9 +269,10 @@ def useful_layouts(
             fams.append([jack, ten])
             offer(fams)
     # Partner swaps between two of the winner's own families.
+    kinds = [spouses(f)[0] for f in current]
     for i in range(len(current)):
         for j in range(i + 1, len(current)):
-            kind_i, kind_j = spouses(current[i])[0], spouses(current[j])[0]
+            kind_i, kind_j = kinds[i], kinds[j]
             if kind_i != kind_j:
                 continue
             spouse_rank = "Q" if kind_i == "senior" else "10"
@@ -272,7 +281,7 @@ def useful_layouts(
             offer(*_swap(current, {i: (a, b), j: (b, a)}), check=True)
     # A spouse replaced by a trick or hand card (the upgrade to a Royal marriage, say).
     for i, family in enumerate(current):
-        kind = spouses(family)[0]
+        kind = kinds[i]
         spouse_ranks = ("K", "Q") if kind == "senior" else ("J", "10")
         for card in avail:
             if RANK[card] in spouse_ranks:
@@ -306,8 +315,10 @@ def _swap(
         pair = [c for c in family if RANK[c] in spouse_ranks]
         members = [c for c in family if RANK[c] not in spouse_ranks]
         # Junior families hold no extra J/10, so every non-spouse card is an ordinary member.
-        fams[i] = pair + [c for c in members if can_hold(pair, c)]
-        displaced.extend(c for c in members if not can_hold(pair, c))
+        ranks, suits = holder(pair)
+        fits = [RANK[c] in ranks and SUIT[c] in suits for c in members]
+        fams[i] = pair + [c for c, fit in zip(members, fits, strict=True) if fit]
+        displaced.extend(c for c, fit in zip(members, fits, strict=True) if not fit)
     return fams, displaced
 
 

@@ -1,12 +1,19 @@
 // lobby.js — the room's lobby while seats fill: the game and its rules, the invite link
 // and code (with a copy button), the table's options, the seats (sit here, add a computer
-// player, remove someone, for the host), your name before you sit, start and leave, and a
+// player of a chosen level, remove someone, for the host), your name before you sit, start and leave, and a
 // hint saying what the table waits for (or that the host is away, and what happens then). Every refusal is shown next to the seat or button
 // that caused it.
 
 import { del, post } from "../lib/api.js";
 import { $, announce, h, plural, showError } from "../lib/dom.js";
 import { currentUser, saveName } from "./common.js";
+
+// The computer players a host may seat, weakest first: [kind sent to the server, label].
+const COMPUTER_LEVELS = [
+  ["heuristic", "Easy"],
+  ["normal", "Normal"],
+  ["strong", "Strong"],
+];
 
 const state = {
   room: null, // the room as the server last described it
@@ -87,14 +94,26 @@ function seatRow(seat) {
       );
     }
     if (isHost(state.room) && !state.room.rated) {
+      const level = h(
+        "select.small",
+        {
+          dataset: { action: "bot-level", seat: String(seat.seat) },
+          "aria-label": `Computer player level for seat ${seat.seat + 1}`,
+        },
+        COMPUTER_LEVELS.map(([kind, label]) => h("option", { value: kind }, label)),
+      );
       controls.push(
+        level,
         h(
           "button.btn.small",
           {
             type: "button",
             dataset: { action: "bot", seat: String(seat.seat) },
             onclick: () =>
-              lobbyCall(() => post(`/rooms/${state.room.id}/bots`, { seat: seat.seat }), errorEl),
+              lobbyCall(
+                () => post(`/rooms/${state.room.id}/bots`, { seat: seat.seat, kind: level.value }),
+                errorEl,
+              ),
           },
           "Add computer player",
         ),
