@@ -65,11 +65,18 @@ OFF_SCREEN = """() => {
 }"""
 
 
-def assert_fits(page: Page, size: dict[str, int]) -> None:
+def assert_fits(page: Page, size: dict[str, int], settle_ms: float = 5_000) -> None:
     page.set_viewport_size(size)
-    page.wait_for_timeout(150)  # the hand lays itself out again for the new width
-    page.evaluate("window.scrollTo(0, 0)")
-    found = page.evaluate(OFF_SCREEN)
+    # The hand lays itself out again for the new width (sooner or later on a busy machine):
+    # what is judged is the layout once it has settled, within ``settle_ms``.
+    deadline = time.monotonic() + settle_ms / 1000
+    while True:
+        page.evaluate("window.scrollTo(0, 0)")
+        found = page.evaluate(OFF_SCREEN)
+        settled = found["hand"] > 0 and not found["outside"] and not found["wide"]
+        if settled or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
     where = f"{size['width']} x {size['height']}"
     assert found["hand"] > 0, f"no hand shown at {where}"
     assert not found["outside"], f"off screen at {where}: {found['outside']}"

@@ -19,6 +19,9 @@ const state = {
   room: null, // the room as the server last described it
   watchOnly: false, // the watch link: never offered a seat
   busy: false, // a lobby request is on its way
+  // The computer level chosen per seat, kept while the lobby is drawn again (someone
+  // comes or goes) between choosing it and clicking "Add computer player".
+  levels: new Map(),
 };
 
 function me() {
@@ -102,6 +105,9 @@ function seatRow(seat) {
         },
         COMPUTER_LEVELS.map(([kind, label]) => h("option", { value: kind }, label)),
       );
+      const chosen = state.levels.get(seat.seat);
+      if (chosen) level.value = chosen;
+      level.addEventListener("change", () => state.levels.set(seat.seat, level.value));
       controls.push(
         level,
         h(
