@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
 
 from app.auth import Authenticator, Identity
 from app.config import Settings
@@ -40,9 +41,10 @@ async def get_limiter(request: Request) -> Limiter:
     return limiter
 
 
-def client_address(request: Request) -> str:
-    """The caller's address (the proxy's word for it when uvicorn trusts the proxy)."""
-    return request.client.host if request.client else "unknown"
+def client_address(connection: HTTPConnection) -> str:
+    """The caller's address, of a request or a socket (the proxy's word for it when uvicorn
+    trusts the proxy)."""
+    return connection.client.host if connection.client else "unknown"
 
 
 def get_session(request: Request) -> Iterator[Session]:

@@ -57,10 +57,11 @@ class Connection:
         *,
         clock: Clock,
         grace: float,
+        address: str,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
-        self.address = websocket.client.host if websocket.client else "unknown"
+        self.address = address  # for the caps on sockets per address
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence

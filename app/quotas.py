@@ -78,27 +78,22 @@ class MemoryQuotas:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self._windows: dict[tuple[str, str], tuple[float, int]] = {}  # -> (start, uses)
+        # (quota name, key) -> (when its window ends, uses in it)
+        self._windows: dict[tuple[str, str], tuple[float, int]] = {}
 
     async def use(self, *charges: Charge) -> float | None:
         now = self.clock()
         wait: float | None = None
         for quota, key in charges:
-            started, count = self._windows.get((quota.name, key), (now, 0))
-            if now - started >= quota.seconds:
-                started, count = now, 0
-            self._windows[(quota.name, key)] = (started, count + 1)
+            ends, count = self._windows.get((quota.name, key), (0.0, 0))
+            if now >= ends:
+                ends, count = now + quota.seconds, 0
+            self._windows[(quota.name, key)] = (ends, count + 1)
             if count + 1 > quota.limit:
-                wait = max(wait or 0.0, quota.seconds - (now - started))
+                wait = max(wait or 0.0, ends - now)
         if len(self._windows) > self.forget_above:
-            self._forget_ended(now, {quota.name: quota.seconds for quota, _ in charges})
+            self._windows = {k: v for k, v in self._windows.items() if v[0] > now}
         return wait
-
-    def _forget_ended(self, now: float, seconds: dict[str, float]) -> None:
-        longest = max(seconds.values(), default=3600.0)
-        self._windows = {
-            k: v for k, v in self._windows.items() if now - v[0] < seconds.get(k[0], longest)
-        }
 
 
 class RedisQuotas:

@@ -58,10 +58,7 @@ class RoomStorage:
         """The room with id ``room_id`` or, failing that, with that short code."""
 
         def load(session: Session) -> StoredRoom | None:
-            row = store.load_room(session=session, room_id=room_id)
-            if row is None:
-                found = store.find_room_id_by_code(session=session, code=room_id)
-                row = store.load_room(session=session, room_id=found) if found else None
+            row = store.find_room(session=session, key=room_id)
             if row is None:
                 return None
             if row.match_id is None:

@@ -122,10 +122,7 @@ def _room_game(request: Request, room_id_or_code: str) -> str | None:
     limiter: Limiter = request.app.state.limiter
     from_thread.run(limiter.look_up, room_id_or_code.strip(), client_address(request))
     with request.app.state.sessions() as session:
-        room = store.load_room(session=session, room_id=room_id_or_code)
-        if room is None:
-            found = store.find_room_id_by_code(session=session, code=room_id_or_code.strip())
-            room = store.load_room(session=session, room_id=found) if found else None
+        room = store.find_room(session=session, key=room_id_or_code)
         return None if room is None else room.game
 
 

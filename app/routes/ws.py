@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from app.chat.service import Chat
 from app.config import Settings
+from app.deps import client_address
 from app.http_guards import origin_allowed
 from app.hub import Connection, Hub
 from app.outage import is_outage
@@ -125,7 +126,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         # before the handshake completes (the browser sees a 403).
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
-    address = websocket.client.host if websocket.client else "unknown"
+    address = client_address(websocket)
     try:
         await state.limiter.look_up(room_id, address)
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
@@ -156,6 +157,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         settings.max_send_queue,
         clock=rooms.clock,
         grace=rooms.absence_grace,
+        address=address,
     )
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.

@@ -43,7 +43,7 @@ from app.store.ratings import (
 )
 from app.store.rooms import (
     code_exists,
-    find_room_id_by_code,
+    find_room,
     free_seat,
     insert_room,
     load_room,
@@ -62,7 +62,7 @@ __all__ = [
     "code_exists",
     "end_match",
     "extend_session",
-    "find_room_id_by_code",
+    "find_room",
     "finished_matches",
     "free_seat",
     "get_user",

@@ -22,8 +22,13 @@ def load_room(*, session: Session, room_id: str) -> Room | None:
     ).first()
 
 
-def find_room_id_by_code(*, session: Session, code: str) -> str | None:
-    return session.scalars(select(Room.id).where(Room.code == code.upper())).first()
+def find_room(*, session: Session, key: str) -> Room | None:
+    """The room with id ``key`` or, failing that, with that open short code (any case)."""
+    found = load_room(session=session, room_id=key)
+    if found is None:
+        by_code = select(Room).options(selectinload(Room.seats))
+        found = session.scalars(by_code.where(Room.code == key.strip().upper())).first()
+    return found
 
 
 def code_exists(*, session: Session, code: str) -> bool:

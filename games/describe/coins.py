@@ -19,13 +19,14 @@ def _card(code: str) -> str:
     return the(code, "spanish")
 
 
-def why(cards: list[str]) -> str:
-    """Why the winning card takes a three-card trick, as the rules put it."""
+def why(cards: list[str], won_by: str | None = None) -> str:
+    """Why the winning card (the engine's ``winning_card``, or ``won_by`` when the caller
+    has it) takes a three-card trick, as the rules put it."""
     suits = [suit_of(c) for c in cards]
     distinct = set(suits)
     if len(distinct) == 3:
-        missing = next(s for s in CYCLE if s not in distinct)
-        top = CYCLE[(CYCLE.index(missing) + 1) % len(CYCLE)]
+        top = suit_of(won_by or winning_card(cards))
+        missing = CYCLE[(CYCLE.index(top) - 1) % len(CYCLE)]
         beaten = CYCLE[(CYCLE.index(top) + 1) % len(CYCLE)]
         return (
             f"three suits: {SUITS[missing]} are missing, so {SUITS[top]} win "
@@ -47,7 +48,7 @@ def describe(before: CoinsState, seat: int, action: Action, after: CoinsState) -
     top = winning_card(cards)
     winner = next(s for s, c in full if c == top)
     worth = coin_points(cards)
-    took = f"{seat_name(winner)} took the trick with {_card(top)} — {why(cards)}"
+    took = f"{seat_name(winner)} took the trick with {_card(top)} — {why(cards, top)}"
     coins = f"{points(worth)} (one for each card of coins)" if worth else "no coins in it"
     text = sentence(played, took, coins)
     if after.over:

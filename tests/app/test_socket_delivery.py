@@ -28,8 +28,6 @@ from tests.conftest import LiveServer
 class RecordingSocket:
     """Records what is sent; the first send waits until released (a slow client)."""
 
-    client = None  # no peer address, as Starlette allows
-
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.release = asyncio.Event()
@@ -49,7 +47,16 @@ def test_an_answer_is_not_overtaken_by_the_state_of_a_later_message() -> None:
     async def scenario() -> list[str]:
         room = a_room()
         socket = RecordingSocket()
-        connection = Connection(socket, None, room, Hub(), 16, clock=SystemClock(), grace=60.0)  # type: ignore[arg-type]
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            None,
+            room,
+            Hub(),
+            16,
+            clock=SystemClock(),
+            grace=60.0,
+            address="test",
+        )
         connection.start()
         connection.reply('{"type":"pong","n":0}')  # goes out, and the client is slow
         await asyncio.sleep(0)
@@ -68,7 +75,16 @@ def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
     async def scenario() -> list[str]:
         room = a_room()
         socket = RecordingSocket()
-        connection = Connection(socket, None, room, Hub(), 16, clock=SystemClock(), grace=60.0)  # type: ignore[arg-type]
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            None,
+            room,
+            Hub(),
+            16,
+            clock=SystemClock(),
+            grace=60.0,
+            address="test",
+        )
         connection.start()
         connection.reply('{"type":"pong"}')
         await asyncio.sleep(0)  # the pong is on its way; the client is slow

@@ -17,8 +17,6 @@ from app.rooms.time_source import SystemClock
 class StuckSocket:
     """A WebSocket whose client never reads: every send waits for ever."""
 
-    client = None  # no peer address, as Starlette allows
-
     def __init__(self) -> None:
         self.sends = 0
 
@@ -59,6 +57,7 @@ def test_a_connection_stuck_sending_is_dropped(monkeypatch: pytest.MonkeyPatch) 
             8,
             clock=SystemClock(),
             grace=60.0,
+            address="test",
         )
         hub.add(connection)
         served = asyncio.Event()
@@ -95,6 +94,7 @@ def test_a_connection_that_reads_is_never_dropped() -> None:
         8,
         clock=SystemClock(),
         grace=60.0,
+        address="test",
     )
     assert not connection.drop_if_stuck(now=1e9)  # no send waiting
     connection.sending_since = 100.0
