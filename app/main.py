@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
+from redis import Redis as BlockingRedis
 from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
@@ -103,8 +104,15 @@ def create_app(
     if settings.redis_url:
         # Several processes share the rooms: leases, notices and forwarding over Redis.
         redis = Redis.from_url(settings.redis_url)
+        # The leases' renewal thread has a blocking client of its own; its timeout keeps a
+        # hung Redis from holding renewals past the leases' time.
+        keeper = BlockingRedis.from_url(
+            settings.redis_url,
+            socket_timeout=settings.lease_seconds / 3,
+            socket_connect_timeout=settings.lease_seconds / 3,
+        )
         cluster = Cluster(
-            redis, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
+            redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
         )
         # Sessions ended or users changed in one process are forgotten in every other (the
         # word is sent from the event loop: some of it comes from worker threads).

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from redis import Redis as BlockingRedis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -59,14 +60,29 @@ CALL_TIMEOUT = 2.0  # seconds an owner has to answer a forwarded verb
 class Cluster:
     """The rooms' ownership (app/rooms/ownership.py) and a notifier, over Redis."""
 
-    def __init__(self, redis: Redis, hub: Hub, *, lease_seconds: float, prefix: str) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        keeper: BlockingRedis,
+        hub: Hub,
+        *,
+        lease_seconds: float,
+        prefix: str,
+    ) -> None:
         self.redis = redis
         self.hub = hub
         self.process_id = secrets.token_hex(6)
         self.prefix = prefix
-        self.leases = Leases(redis, self.process_id, lease_seconds, prefix)
-        self.bus = RedisBus(redis, self._on_message, self._caught_up)
         self.channels = Channels(prefix)
+        self.leases = Leases(
+            redis,
+            keeper,
+            self.process_id,
+            lease_seconds,
+            prefix,
+            alive_key=self.channels.alive_key(self.process_id),
+        )
+        self.bus = RedisBus(redis, self._on_message, self._caught_up)
         self.presence = ClusterPresence(hub, self.process_id, redis, self.bus, self.channels)
         self.calls = Calls(self.bus, self.channels, self.process_id, CALL_TIMEOUT)
         self.upkeep = Upkeep(self)
@@ -101,6 +117,7 @@ class Cluster:
 
     async def start(self) -> None:
         self.bus.start({self.channels.inbox(self.process_id), self.channels.sessions})
+        self.leases.start()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.upkeep.run())]
 
@@ -110,12 +127,14 @@ class Cluster:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await asyncio.to_thread(self.leases.stop)
         with contextlib.suppress(RedisError, OSError):
             for room_id in self.leases.held():
                 await self.leases.release(room_id)
             await self.redis.delete(self.channels.alive_key(self.process_id))
         await self.bus.close()
         await self.redis.aclose()
+        self.leases.close()
 
     # --- ownership --------------------------------------------------------------------------
 

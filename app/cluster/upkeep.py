@@ -1,5 +1,6 @@
-"""What each process does every third of a lease: keep its leases, take over the rooms of
-dead processes, and notice the processes that stopped.
+"""What each process does every third of a lease: take over the rooms of dead processes,
+and notice the processes that stopped. (The leases and the heartbeat themselves are renewed
+by a thread of their own: app/cluster/leases.py.)
 
 - leases that ran out unrenewed (Redis unreachable) or that another process now holds are
   given up: the room is followed as a copy from then on;
@@ -50,12 +51,7 @@ class Upkeep:
     async def tick(self, *, sweep: bool) -> None:
         cluster = self.cluster
         leases, registry = cluster.leases, cluster.rooms.registry
-        for room_id in leases.expired():
-            self.give_up(room_id)
-        await cluster.redis.set(
-            cluster.channels.alive_key(cluster.process_id), b"1", px=int(leases.seconds * 1000)
-        )
-        for room_id in await leases.renew():
+        for room_id in leases.lost():
             self.give_up(room_id)
         copies = [room for room in registry.rooms() if not room.owned]
         owners = await leases.owners([room.id for room in copies])
