@@ -16,8 +16,6 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
-from redis import Redis as BlockingRedis
-from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
 from app import http_errors
@@ -30,6 +28,7 @@ from app.http_guards import HttpGuards, parse_origins
 from app.hub import Hub
 from app.identity import CookieSigner
 from app.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.redis_clients import event_loop_client, lease_keeper_client
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
@@ -103,14 +102,8 @@ def create_app(
     cluster: Cluster | None = None
     if settings.redis_url:
         # Several processes share the rooms: leases, notices and forwarding over Redis.
-        redis = Redis.from_url(settings.redis_url)
-        # The leases' renewal thread has a blocking client of its own; its timeout keeps a
-        # hung Redis from holding renewals past the leases' time.
-        keeper = BlockingRedis.from_url(
-            settings.redis_url,
-            socket_timeout=settings.lease_seconds / 3,
-            socket_connect_timeout=settings.lease_seconds / 3,
-        )
+        redis = event_loop_client(settings.redis_url)
+        keeper = lease_keeper_client(settings.redis_url, settings.lease_seconds)
         cluster = Cluster(
             redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
         )

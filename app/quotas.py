@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.config import Settings
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, unavailable
 
 
 @dataclass(frozen=True)
@@ -104,13 +105,17 @@ class RedisQuotas:
         self.prefix = prefix
 
     async def use(self, *charges: Charge) -> float | None:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for quota, key in charges:
-                name = f"{self.prefix}:quota:{quota.name}:{key}"
-                pipe.incr(name)
-                pipe.pexpire(name, math.ceil(quota.seconds * 1000), nx=True)
-                pipe.pttl(name)
-            results = await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                for quota, key in charges:
+                    name = f"{self.prefix}:quota:{quota.name}:{key}"
+                    pipe.incr(name)
+                    pipe.pexpire(name, math.ceil(quota.seconds * 1000), nx=True)
+                    pipe.pttl(name)
+                results = await pipe.execute()
+        except (RedisError, OSError):
+            # Nothing was counted, so nothing is let through: the request may be sent again.
+            raise unavailable() from None
         wait: float | None = None
         for index, (quota, _key) in enumerate(charges):
             count, ttl_ms = int(results[3 * index]), int(results[3 * index + 2])

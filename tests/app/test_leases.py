@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from redis import Redis as BlockingRedis
-from redis.asyncio import Redis
-
 from app.cluster.leases import Leases
+from app.redis_clients import event_loop_client, lease_keeper_client
 from tests.app.redis_server import RedisServer
 
 LEASE = 0.6  # seconds; short, so that the tests wait a few of them
@@ -18,8 +16,8 @@ LEASE = 0.6  # seconds; short, so that the tests wait a few of them
 
 def _leases(url: str, process_id: str) -> Leases:
     return Leases(
-        Redis.from_url(url),
-        BlockingRedis.from_url(url, socket_timeout=LEASE / 3, socket_connect_timeout=LEASE / 3),
+        event_loop_client(url),
+        lease_keeper_client(url, LEASE),
         process_id,
         LEASE,
         "test",
