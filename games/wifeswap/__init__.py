@@ -282,13 +282,9 @@ class WifeSwapRules(Engine[WifeSwapState]):
         ]
         last_trick = None
         if state.last_trick:
-            shown = []
-            for who, card in state.last_trick:
-                # A trick card already drawn into another player's hand is shown face down.
-                holder = _holder_of(state, card)
-                visible = holder is None or holder == seat
-                shown.append({"seat": who, "card": card if visible else None})
-            last_trick = {"cards": shown, "winner": state.last_winner}
+            # Face up, as played, for everyone: the whole table saw these cards played, and
+            # showing them again says nothing of where they went since (hidden_cards).
+            last_trick = {"cards": cards_played(state.last_trick), "winner": state.last_winner}
         last_round = None
         if state.history:
             last_round = {
@@ -344,14 +340,15 @@ class WifeSwapRules(Engine[WifeSwapState]):
         return zones
 
     def hidden_cards(self, state: WifeSwapState, seat: int | None) -> frozenset[str]:
-        hidden: set[str] = set()
+        hidden: set[str] = set(state.stock)
         for other in range(state.seats):
             if other != seat:
                 hidden.update(state.hands[other])
-        # The stock is face down, except the last trick's cards everyone just saw go under it.
-        shown = {c for _, c in state.last_trick}
-        hidden.update(c for c in state.stock if c not in shown)
-        return frozenset(hidden)
+        # The one exception: the last completed trick stays face up, as played, until the
+        # next trick starts or a new deal (last_trick is then empty). Its cards are public
+        # wherever they went since, under the stock or drawn into a hand; which cards were
+        # drawn, and by whom, is still told nowhere.
+        return frozenset(hidden.difference(c for _, c in state.last_trick))
 
 
 # --- dealing --------------------------------------------------------------------------------
@@ -596,13 +593,6 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
         idle=0,
         last=freeze(last),
     )
-
-
-def _holder_of(state: WifeSwapState, card: str) -> int | None:
-    for seat, hand in enumerate(state.hands):
-        if card in hand:
-            return seat
-    return None
 
 
 def _message(state: WifeSwapState, phase: str, you: Phrasing) -> str:

@@ -98,11 +98,17 @@ class Pages:
         sees the browser's own "WebSocket connection failed" lines)."""
         self.allowed.append(re.compile(pattern))
 
-    def open(self, label: str, *, width: int = 1280, height: int = 900) -> Page:
+    def open(
+        self, label: str, *, width: int = 1280, height: int = 900, touch: bool = False
+    ) -> Page:
+        """A new person's page; ``touch``: a phone's, with a touch screen and no mouse (taps,
+        no hover), as Chromium emulates a mobile device."""
         context = self.browser.new_context(
             base_url=self.base_url,
             viewport={"width": width, "height": height},
             reduced_motion="no-preference",
+            has_touch=touch,
+            is_mobile=touch,
         )
         context.set_default_timeout(15_000)
         self.contexts.append(context)

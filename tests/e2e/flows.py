@@ -265,7 +265,9 @@ def pace(page: Page, ms: int) -> None:
 
 
 def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> int:
-    """Every card face the spectator page showed was in no hand at that version, except in a
+    """Every card face the spectator page showed was in no hand at that version, except the
+    cards of the last completed trick in the spectator's view at that version (public as
+    played, though in Royal Wife-Swap some may have been drawn into hands since), and in a
     finished deal's summary or its last trick, whose cards the spectator's view at that
     version, or the public account of the move that led to it, named."""
     seen = watcher.evaluate("window.__seen")
@@ -273,7 +275,9 @@ def assert_no_hidden_cards_seen(watcher: Page, frames: list[dict[str, Any]]) -> 
     for entry in seen:
         assert entry["hands"] == 0, "a spectator was shown a hand"
         frame = frames[entry["version"]]
-        hidden = {card for seat_hand in frame["hands"] for card in seat_hand}
+        last_trick = frame["view"].get("last_trick") or {}
+        public = {shown["card"] for shown in last_trick.get("cards", [])}
+        hidden = {card for seat_hand in frame["hands"] for card in seat_hand} - public
         leaked = hidden & set(entry["cards"])
         assert not leaked, f"spectator saw hidden {leaked} at version {entry['version']}"
         past = frozenset(entry["past"])

@@ -4,8 +4,10 @@ Random seeded matches end; every legal action applies and anything else raises
 ``IllegalAction`` and changes nothing; ``apply`` never mutates its input; cards are
 conserved; views are JSON and carry the common keys; ``replay`` rebuilds the match; the
 global RNG is untouched; and no view shows a card its seat may not know, nor changes when
-such cards are swapped in a stacked deck. A view's summary of a deal already over
-(``past_deal_keys``) is the same for everyone, and names no card hidden once the match is over.
+such cards are swapped in a stacked deck. The last completed trick is the same in every view,
+and its cards are the only ones of another seat's hand that a view may name. A view's
+summary of a deal already over (``past_deal_keys``) is the same for everyone, and names no
+card hidden once the match is over.
 """
 
 from __future__ import annotations
@@ -244,9 +246,23 @@ def test_new_game_refuses_bad_settings(name: str) -> None:
 # --- hidden information ---------------------------------------------------------------
 
 
+def _last_trick_cards(view: dict[str, Any]) -> set[str]:
+    """The cards of the completed trick a view shows face up (its ``last_trick``, if any).
+
+    The one place a card in a hand may be public: the last trick stays on show as played
+    until the next trick starts, though in Royal Wife-Swap its cards may have been drawn
+    into hands since. The spectator's view says which trick that is.
+    """
+    last = view.get("last_trick")
+    if not isinstance(last, dict):
+        return set()
+    return {entry["card"] for entry in last.get("cards", []) if isinstance(entry.get("card"), str)}
+
+
 def _check_no_hidden_code(rules: Any, state: Any, seats: int, deck: frozenset[str]) -> None:
     views = {seat: rules.view(state, seat) for seat in [*range(seats), None]}
     over = rules.is_over(state)
+    shown_trick = _last_trick_cards(views[None])
     for seat, view in views.items():
         hidden = rules.hidden_cards(state, seat)
         # Once the match is over no deal follows: a summary of the last one names its cards
@@ -255,9 +271,12 @@ def _check_no_hidden_code(rules: Any, state: Any, seats: int, deck: frozenset[st
         assert not leaked, f"seat {seat} sees cards it may not know: {sorted(leaked)}"
         for key in rules.past_deal_keys:
             assert view[key] == views[None][key], f"seat {seat}'s {key} is not the public one"
+        assert view.get("last_trick") == views[None].get("last_trick"), (
+            f"seat {seat}'s last trick is not the public one"
+        )
         for other in range(seats):
             if other != seat:
-                mine = set(views[other]["hand"])
+                mine = set(views[other]["hand"]) - shown_trick
                 assert mine <= hidden, (
                     f"hidden_cards({seat}) must include seat {other}'s hand: {mine - hidden}"
                 )

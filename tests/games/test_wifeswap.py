@@ -22,6 +22,7 @@ import games
 from games.base import IllegalAction
 from games.wifeswap import RULES, WifeSwapState
 from games.wifeswap.families import DECK, family_points, trick_winner
+from tests.games.randomplay import card_codes_in
 
 RANK_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 
@@ -538,7 +539,9 @@ def test_round_ends_when_a_player_has_no_cards_after_the_draws() -> None:
     assert "no cards" in done.end_reason
 
 
-def test_refill_from_the_winner_clockwise_takes_what_is_available() -> None:
+def refilled_from_a_short_stock() -> WifeSwapState:
+    """Seat 0 led 3D, seat 1 won with AC (4D last) and laid KS QH from hand with only three
+    cards left in the stock; the unused trick cards went under it before the draws."""
     hands = {
         0: ["3D", "3H", "4H", "5H", "6H", "8H", "9H"],
         1: ["AC", "KS", "QH", "7H", "QS", "2C", "JC"],
@@ -547,7 +550,11 @@ def test_refill_from_the_winner_clockwise_takes_what_is_available() -> None:
     state = play(new(3, 2, hands, STOCK), "3D", "AC", "4D")
     assert state.arranger == 1
     state = replace(state, stock=("5C", "6C", "8C"))
-    state = arrange(state, [["KS", "QH"]])
+    return arrange(state, [["KS", "QH"]])
+
+
+def test_refill_from_the_winner_clockwise_takes_what_is_available() -> None:
+    state = refilled_from_a_short_stock()
     # Seat 1 (the winner) draws first: it needs three and gets the three stock cards; the
     # unused trick cards then follow under it: seat 2 gets 3D, seat 0 gets AC.
     assert {"5C", "6C", "8C"} <= set(state.hands[1])
@@ -555,13 +562,39 @@ def test_refill_from_the_winner_clockwise_takes_what_is_available() -> None:
     assert state.stock == ("4D",)
     # Play restarts with the trick winner leading.
     assert RULES.to_act(state) == [1]
-    # The last trick stays on show, but a card already drawn into another hand is face down.
-    assert RULES.view(state, 0)["last_trick"]["cards"] == [
-        {"seat": 0, "card": None},
-        {"seat": 1, "card": "AC"},
-        {"seat": 2, "card": "4D"},
-    ]
-    assert [c["card"] for c in RULES.view(state, 2)["last_trick"]["cards"]] == ["3D", None, "4D"]
+
+
+def test_last_trick_stays_face_up_for_everyone_after_its_cards_are_drawn_into_hands() -> None:
+    state = refilled_from_a_short_stock()
+    # Seat 2 drew 3D and seat 0 drew AC from under the stock; 4D is still there.
+    assert "3D" in state.hands[2] and "AC" in state.hands[0] and state.stock == ("4D",)
+    as_played = {
+        "cards": [
+            {"seat": 0, "card": "3D"},
+            {"seat": 1, "card": "AC"},
+            {"seat": 2, "card": "4D"},
+        ],
+        "winner": 1,
+    }
+    deck = frozenset(DECK)
+    for seat in (0, 1, 2, None):
+        view = RULES.view(state, seat)
+        assert view["last_trick"] == as_played
+        # Nothing else in the view names a card the seat cannot see: the trick is shown as
+        # played, never as who holds its cards now.
+        elsewhere = card_codes_in({k: v for k, v in view.items() if k != "last_trick"}, deck)
+        unseen = {c for s in range(3) if s != seat for c in state.hands[s]} | set(state.stock)
+        assert not elsewhere & unseen
+        # The trick's cards are the only exception to what the seat may not know.
+        assert RULES.hidden_cards(state, seat) == unseen - {"3D", "AC", "4D"}
+    # Seat 1, neither holder, sees 3D and AC in the trick and no other card of those hands.
+    third = card_codes_in(RULES.view(state, 1), deck)
+    assert third & set(state.hands[2]) == {"3D"} and third & set(state.hands[0]) == {"AC"}
+    # Once the next trick starts, the trick is off the table and its cards hidden again.
+    led = play(state, "7H")
+    assert RULES.view(led, 1)["last_trick"] is None
+    assert {"3D", "AC", "4D"} <= RULES.hidden_cards(led, 1)
+    assert not {"3D", "AC", "4D"} & card_codes_in(RULES.view(led, 1), deck)
 
 
 def test_round_score_and_match_total_target_checked_at_round_end() -> None:

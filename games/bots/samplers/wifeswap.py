@@ -1,7 +1,10 @@
-"""Royal Wife-Swap for the searching computer player: the other hands and the stock are
-unseen, except the last trick's cards, which everyone saw go under the stock. Families are
-face up. A player who did not follow the led suit in the trick now on the table holds none
-of it (hands are refilled only after a trick), so their sampled hand holds none either."""
+"""Royal Wife-Swap for the searching computer player: the other hands and the whole stock
+are unseen, and their cards are dealt afresh together. The last completed trick is face up
+for everyone, but that shows only which cards were played: the sampler does not follow them
+under the stock and into the draws, so those of them not in the seat's own hand or its
+families are dealt afresh with the rest, wherever they really are. Families are face up. A
+player who did not follow the led suit in the trick now on the table holds none of it
+(hands are refilled only after a trick), so their sampled hand holds none either."""
 
 from __future__ import annotations
 
@@ -18,13 +21,7 @@ SCALE = 60.0  # points: a good family or two
 
 def sample(state: WifeSwapState, seat: int, rng: random.Random) -> WifeSwapState:
     others = [s for s in range(state.seats) if s != seat]
-    shown = {card for _, card in state.last_trick}
-    hidden_at = [i for i, card in enumerate(state.stock) if card not in shown]
-    # A last-trick card drawn since into another hand is known to be there (everyone saw
-    # it go under the stock and who drew it).
-    kept = [[card for card in state.hands[s] if card in shown] for s in others]
-    unseen = [card for s in others for card in state.hands[s] if card not in shown]
-    unseen += [state.stock[i] for i in hidden_at]
+    unseen = [card for s in others for card in state.hands[s]] + list(state.stock)
     barred: list[Callable[[str], bool] | None] = [None] * (len(others) + 1)
     if state.trick:
         led = SUIT[state.trick[0][1]]
@@ -32,14 +29,11 @@ def sample(state: WifeSwapState, seat: int, rng: random.Random) -> WifeSwapState
         for k, s in enumerate(others):
             if s in failed:
                 barred[k] = lambda card, led=led: SUIT[card] == led  # type: ignore[misc]
-    sizes = [len(state.hands[s]) - len(k) for s, k in zip(others, kept, strict=True)]
-    *dealt, refill = deal_unseen(unseen, [*sizes, len(hidden_at)], rng, barred)
+    sizes = [len(state.hands[s]) for s in others]
+    *dealt, stock = deal_unseen(unseen, [*sizes, len(state.stock)], rng, barred)
     hands = list(state.hands)
-    for s, cards, known in zip(others, dealt, kept, strict=True):
-        hands[s] = tuple(_sorted_hand([*known, *cards]))
-    stock = list(state.stock)
-    for i, card in zip(hidden_at, refill, strict=True):
-        stock[i] = card
+    for s, cards in zip(others, dealt, strict=True):
+        hands[s] = tuple(_sorted_hand(cards))
     return evolve(state, hands=tuple(hands), stock=tuple(stock), seed=fresh_seed(rng))
 
 

@@ -190,6 +190,7 @@ export default {
   },
 };
 
+/** The trick just completed, face up as it was played for everyone, even cards drawn since. */
 function lastTrickEl(ctx, lastTrick) {
   return h(
     "div.trick",
@@ -198,9 +199,7 @@ function lastTrickEl(ctx, lastTrick) {
       h(
         "figure.trick-card",
         { class: seat === lastTrick.winner ? "won" : "" },
-        card
-          ? ctx.card(card)
-          : ctx.card("", { back: true, label: "a card already drawn into a hand" }),
+        ctx.card(card),
         h(
           "figcaption",
           {},
