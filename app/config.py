@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     # its match is abandoned (playing).
     stale_after: float = 1800.0
 
+    # A line per HTTP request on the server's output. Behind a reverse proxy, which keeps
+    # its own access log, turn it off: it costs the event loop a write per request.
+    access_log: bool = True
+
     # Several processes sharing the rooms (app/cluster/): set REDIS_URL to turn it on.
     redis_url: str | None = None
     # Seconds a room's lease lasts unrenewed: a dead process's rooms move on after this.

@@ -43,6 +43,7 @@ def serve_one(host: str, port: int) -> None:
         port=port,
         http=http,
         timeout_keep_alive=settings.idle_timeout,
+        access_log=settings.access_log,
         **SERVER_OPTIONS,  # type: ignore[arg-type]
     )
 

@@ -123,6 +123,8 @@ class Server:
             WS_IMPL,
             "--ws-per-message-deflate",
             "false",
+            # As deployed behind a proxy that keeps the access log (ACCESS_LOG=false).
+            "--no-access-log",
         ]
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
