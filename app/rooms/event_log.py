@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Insert, bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.models import MatchEvent, MatchPlayer, Room, utcnow
 from app.store import end_match
@@ -86,6 +86,7 @@ class EventLog:
         self._task: asyncio.Task[None] | None = None
         # One thread: transactions are written one after another, in arrival order.
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-log")
+        self._connection: Connection | None = None  # the writer thread's own (``_held``)
         self.batches = 0  # transactions written (for benchmarks and tests)
 
     async def append(self, event: Event) -> None:
@@ -106,6 +107,7 @@ class EventLog:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self._thread.submit(self._let_go)
         self._thread.shutdown(wait=True)
 
     async def _write_forever(self) -> None:
@@ -134,8 +136,35 @@ class EventLog:
                         done.set_exception(SeqTaken(event))
 
     def _write(self, events: list[Event]) -> set[tuple[str, int]]:
-        """One transaction: every event that fits, the turn clocks of the rooms that have
-        them, and the end of every match that ended."""
+        """One transaction on the writer's own connection, held from one batch to the next:
+        checking one out of the pool for every batch would cost a round trip each time
+        (the pool's ping). If the held connection went stale meanwhile (the database
+        restarted), the batch is written once more on a fresh one, which the pool checks.
+        Rows of a batch whose commit landed just before the break are then found taken,
+        and reported so (``SeqTaken``): nothing is written twice."""
+        try:
+            return self._write_on(self._held(), events)
+        except DBAPIError as error:
+            self._let_go()
+            if not error.connection_invalidated:
+                raise
+        return self._write_on(self._held(), events)
+
+    def _held(self) -> Connection:
+        if self._connection is None:
+            self._connection = self.engine.connect()
+        return self._connection
+
+    def _let_go(self) -> None:
+        """Give the held connection back (after a failure, and when closing)."""
+        if self._connection is not None:
+            with contextlib.suppress(DBAPIError):
+                self._connection.close()
+            self._connection = None
+
+    def _write_on(self, connection: Connection, events: list[Event]) -> set[tuple[str, int]]:
+        """Every event that fits, the turn clocks of the rooms that have them, and the end
+        of every match that ended: one transaction."""
         rows = [
             {
                 "match_id": e.match_id,
@@ -148,7 +177,7 @@ class EventLog:
             }
             for e in events
         ]
-        with self.engine.begin() as connection:
+        with connection.begin():
             result = connection.execute(self._insert, rows)
             written = {(row.match_id, row.seq) for row in result}
             landed = [e for e in events if (e.match_id, e.seq) in written]

@@ -136,7 +136,7 @@ class Lobby:
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
         await self.storage.insert_room(row)
-        return self.registry.add(live_room(row))
+        return self._opened(row)
 
     async def join(
         self, room: LiveRoom, *, user_id: str, name: str, seat: int | None, account: bool = False
@@ -286,6 +286,13 @@ class Lobby:
             room.status = "playing"
             self._changed(room)
 
+    def _opened(self, row: Room) -> LiveRoom:
+        """A table just stored, held here from now on. Nobody has said anything at it yet,
+        so its chat is known to be empty without reading the database."""
+        room = live_room(row)
+        room.chat.fill(())
+        return self.registry.add(room)
+
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         """A new room with the same game, options, clock and people, in the same seats.
 
@@ -321,7 +328,7 @@ class Lobby:
                 if h is not None and h.stand_in_for is None
             ]
             await self.storage.insert_room(row, rematch_of=room.id)
-            new_room = self.registry.add(live_room(row))
+            new_room = self._opened(row)
             room.rematch_id = new_room.id
             self._changed(room)
             return new_room
