@@ -255,7 +255,11 @@ class Api:
     """The few HTTP calls a table needs, each as a given user (cookie)."""
 
     def __init__(self, base_url: str) -> None:
-        limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
+        # Idle connections are dropped well before the server's own idle timeout (uvicorn's
+        # 5 s), so a request never goes out on a connection the server is closing.
+        limits = httpx.Limits(
+            max_connections=32, max_keepalive_connections=32, keepalive_expiry=2.0
+        )
         self.client = httpx.AsyncClient(base_url=base_url, timeout=30, limits=limits)
         # One client for every user: keep no cookies, each call sends its user's own.
         self.client.cookies = CookieJar(policy=_NoCookies())  # type: ignore[assignment]

@@ -144,7 +144,8 @@ class Cluster:
     async def claim(self, room: LiveRoom) -> bool:
         try:
             claimed = await self.leases.claim(room.id)
-        except (RedisError, OSError):
+        except (RedisError, OSError) as error:
+            log.warning("cannot claim room %s: Redis is out of reach (%s)", room.id, error)
             raise unavailable() from None
         if claimed:
             self._owners[room.id] = self.process_id
@@ -191,7 +192,8 @@ class Cluster:
             if owner is None:
                 try:
                     owner = await self.leases.owner(room.id)
-                except (RedisError, OSError):
+                except (RedisError, OSError) as error:
+                    log.warning("%s on room %s: Redis is out of reach (%s)", verb, room.id, error)
                     raise unavailable() from None
             if owner is None or owner == self.process_id:
                 if await self.claim(room):
@@ -209,6 +211,9 @@ class Cluster:
                     if error.code != "not_owner":
                         raise
             if loop.time() > deadline:
+                log.warning(
+                    "%s on room %s: its owner %s did not answer in time", verb, room.id, owner
+                )
                 raise unavailable()
             owner = None
 
