@@ -821,11 +821,8 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
     if not Path(spy).exists():
         print("profile: py-spy is not installed (pip install py-spy); skipped")
         return None
-    # --nonblocking: py-spy reads the server's memory without pausing it, so the server
-    # runs at its own pace while profiled (pausing it at every sample slowed it tenfold and
-    # skewed where the time seemed to go); a few samples may be torn.
     command = [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "250"]
-    command += ["--nonblocking", "-f", "raw", "-o", str(out)]
+    command += ["-f", "raw", "-o", str(out)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
