@@ -56,10 +56,10 @@ bench: $(BIN)/activate
 	$(BIN)/python -m bench.bots
 	$(BIN)/python -m bench.persistence
 	$(BIN)/python -m bench.persistence --database-url $(BENCH_DATABASE_URL)
-	$(BIN)/python -m bench.load
+	$(BIN)/python -m bench.load --paced-rooms 1000
 	$(BIN)/python -m bench.load --runs saturated,paced --paced-rooms 1000 \
 		--database-url $(BENCH_DATABASE_URL) --reset-postgres
-	$(BIN)/python -m bench.load --runs saturated --processes 2 \
+	$(BIN)/python -m bench.load --runs saturated,paced --paced-rooms 1000 --processes 2 \
 		--database-url $(BENCH_DATABASE_URL) --reset-postgres
 
 clean:
