@@ -301,6 +301,15 @@ def api_json(page: Page, path: str) -> Any:
     return json.loads(response.text())
 
 
+def post_json(page: Page, path: str, body: dict[str, object]) -> dict[str, object]:
+    """POST a JSON body as the page's person (its cookie); the answer's JSON."""
+    response = page.request.post(
+        path, data=json.dumps(body), headers={"content-type": "application/json"}
+    )
+    assert response.ok, f"{path}: {response.status} {response.text()}"
+    return dict(json.loads(response.text()))
+
+
 def watch(pages: Any, room_id: str, label: str = "watcher") -> Page:
     """A spectator opens the room's watch link, recording every card face it is shown."""
     watcher = pages.open(label, width=1100, height=850)

@@ -5,7 +5,6 @@ says why and offers "Take back my seat", and he takes it back and plays on."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
@@ -13,17 +12,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.e2e.flows import STATES, act_once, api_json, pace, wait_table
+from tests.e2e.flows import STATES, act_once, api_json, pace, post_json, wait_table
 
 pytestmark = pytest.mark.e2e
-
-
-def post_json(page: Page, path: str, body: dict[str, object]) -> dict[str, object]:
-    response = page.request.post(
-        path, data=json.dumps(body), headers={"content-type": "application/json"}
-    )
-    assert response.ok, f"{path}: {response.status} {response.text()}"
-    return dict(json.loads(response.text()))
 
 
 def timeouts_seen(page: Page, seat: int) -> int:

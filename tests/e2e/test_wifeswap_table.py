@@ -31,12 +31,21 @@ def arrange_through_board(page: Page, layout: dict) -> None:
     page.locator('.arrange-board [data-key="act:clear"]').click()
     for index, family in enumerate(layout["families"]):
         for position, card in enumerate(family):
-            page.locator(f'.arrange-board [data-board-card="{card}"]').click()
+            select_on_board(page, card)
             place = "new" if position == 0 else str(index)
             page.locator(f'.arrange-board [data-place="{place}"]').click()
     for card in layout.get("orphans", []):
-        page.locator(f'.arrange-board [data-board-card="{card}"]').click()
+        select_on_board(page, card)
         page.locator('.arrange-board [data-place="orphans"]').click()
+
+
+def select_on_board(page: Page, card: str) -> None:
+    """Tap ``card`` so that it is the board's selected card (a tap on the card already
+    selected would let go of it instead)."""
+    button = page.locator(f'.arrange-board [data-board-card="{card}"]')
+    if button.get_attribute("aria-pressed") != "true":
+        button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
 
 
 def play_wifeswap(pages, gus: Page, arranged: int) -> int:
@@ -62,8 +71,10 @@ def play_wifeswap(pages, gus: Page, arranged: int) -> int:
                 arranged += 1
                 continue
             if layouts:
-                # Later arrangements load the server's first suggestion into the board.
-                gus.locator(".arrange-board .suggestions summary").click()
+                # Later arrangements load the server's first suggestion into the board (the
+                # list may still be open from the last time).
+                if not gus.locator(".arrange-board details.suggestions[open]").count():
+                    gus.locator(".arrange-board .suggestions summary").click()
                 gus.locator('.arrange-board [data-key="suggest:0"]').click()
                 gus.locator('.arrange-board [data-key="act:arrange"]').click()
                 arranged += 1
