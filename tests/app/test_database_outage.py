@@ -4,7 +4,8 @@ shape, and the log says it once, not once per request."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import make_url
@@ -38,14 +39,24 @@ def test_an_act_during_an_outage_is_refused_and_the_socket_stays_open(
             assert next_of(ws, "state")["version"] == 1
 
 
-def test_a_stopped_database_is_answered_with_codes_and_logged_once(
+@contextmanager
+def behind_a_proxy(
     postgres_url: str, live_server_factory: Callable[..., LiveServer]
-) -> None:
+) -> Iterator[tuple[LiveServer, TcpProxy]]:
+    """A live server whose database connections pass through a proxy the test can cut."""
     url = make_url(postgres_url)
     proxy = TcpProxy((url.host or "127.0.0.1", url.port or 5432))
     try:
         proxied = url.set(port=proxy.port).render_as_string(hide_password=False)
-        server = live_server_factory(database_url=proxied, **UNLIMITED)
+        yield live_server_factory(database_url=proxied, **UNLIMITED), proxy
+    finally:
+        proxy.close()
+
+
+def test_a_stopped_database_is_answered_with_codes_and_logged_once(
+    postgres_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    with behind_a_proxy(postgres_url, live_server_factory) as (server, proxy):
         room_id, (ann, bob) = open_room(server, "cupid", ["Ann", "Bob"], {"dealer": 0})
         ann.connect(room_id)
         state = ann.state_at(0)
@@ -67,8 +78,6 @@ def test_a_stopped_database_is_answered_with_codes_and_logged_once(
         assert "Traceback" not in log, log
         ann.close()
         bob.close()
-    finally:
-        proxy.close()
 
 
 def test_a_database_restart_between_moves_costs_the_players_nothing(
@@ -76,11 +85,7 @@ def test_a_database_restart_between_moves_costs_the_players_nothing(
 ) -> None:
     """Every connection the server held broke while nobody moved (the database restarted):
     the next move is written on a fresh connection, with no error for the player."""
-    url = make_url(postgres_url)
-    proxy = TcpProxy((url.host or "127.0.0.1", url.port or 5432))
-    try:
-        proxied = url.set(port=proxy.port).render_as_string(hide_password=False)
-        server = live_server_factory(database_url=proxied, **UNLIMITED)
+    with behind_a_proxy(postgres_url, live_server_factory) as (server, proxy):
         room_id, (ann, bob) = open_room(server, "cupid", ["Ann", "Bob"], {"dealer": 0})
         ann.connect(room_id)
         bob.connect(room_id)
@@ -94,5 +99,3 @@ def test_a_database_restart_between_moves_costs_the_players_nothing(
         assert ann.http.get(f"/api/rooms/{room_id}").json()["version"] == 2
         ann.close()
         bob.close()
-    finally:
-        proxy.close()
