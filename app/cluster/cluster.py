@@ -16,9 +16,10 @@ process accepts any request for any room:
 - a chat line or reaction said through any process is published on the room's talk
   channel, which every process holding the room listens to; each delivers it to its own
   connections that may read it (app/hub.py);
-- every third of a lease each process renews its leases and takes over the rooms whose
-  owner is gone (app/cluster/upkeep.py), so a dead owner's tables play on within its
-  lease time plus a second;
+- every third of a lease each process renews its leases from a thread of their own
+  (app/cluster/leases.py) and takes over the rooms whose owner is gone
+  (app/cluster/upkeep.py), so a dead owner's tables play on within its lease time plus a
+  second;
 - a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
   the sessions channel, and every process forgets its cached identities (app/auth.py);
   after an outage of Redis every process forgets them all.
