@@ -101,8 +101,13 @@ class RoomRegistry:
                 stored = await self.storage.load_room(room_id_or_code)
                 if stored is None:
                     raise RoomError("room_not_found", "There is no such room.", 404)
-                room = self.add(_restored(live_room(stored.room), stored))
+                room = _restored(live_room(stored.room), stored)
+                # Held (claimed, or followed with its notices listened to) before anything
+                # else here can find it: an action sent through this process meanwhile
+                # would go to the owner and be acknowledged by a notice on the room's
+                # channel, which this process was not listening to yet.
                 await self.ownership.hold(room)
+                self.add(room)
                 # A resumed match may be waiting for a computer player.
                 self.notifier.room_changed(room)
             return room
