@@ -1,0 +1,94 @@
+"""Loading a room into a process: nothing else in the process finds the room before it is
+held (claimed, or followed with its owner's notices listened to). Otherwise an action sent
+through this process meanwhile would go to the owner, whose acknowledgement arrives on a
+channel this process does not listen to yet."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from app.hub import Hub
+from app.models import Room, Seat
+from app.rooms.records import LiveRoom
+from app.rooms.registry import RoomRegistry
+from app.rooms.storage import RoomStorage, StoredRoom
+
+
+class OneRoomStorage:
+    """A storage holding one waiting Cupid room, without a database."""
+
+    def __init__(self, room_id: str) -> None:
+        self.row = Room(
+            id=room_id,
+            code="ABCDEF",
+            game="cupid",
+            seat_count=2,
+            options={},
+            visibility="public",
+            status="waiting",
+            host_id="u1",
+            created_at=datetime.now(UTC).replace(tzinfo=None),
+            match_id=None,
+            rematch_id=None,
+            rated=False,
+            clock=None,
+            clock_state=None,
+            watchers_chat=True,
+            muted=[],
+        )
+        self.row.seats = [Seat(seat=0, user_id="u1", name="Ann")]
+
+    async def load_room(self, key: str) -> StoredRoom | None:
+        return StoredRoom(self.row, None, []) if key in (self.row.id, self.row.code) else None
+
+
+class SlowToHold:
+    """An ownership whose ``hold`` waits until the test lets it finish."""
+
+    def __init__(self, registry: list[RoomRegistry]) -> None:
+        self.registry = registry
+        self.holding = asyncio.Event()
+        self.finish = asyncio.Event()
+        self.found_while_holding: list[LiveRoom | None] = []
+
+    def owns(self, room: LiveRoom) -> bool:
+        return room.owned
+
+    async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+        raise AssertionError("nothing is forwarded here")
+
+    async def hold(self, room: LiveRoom) -> None:
+        self.holding.set()
+        self.found_while_holding.append(self.registry[0].held(room.id))
+        await self.finish.wait()
+        room.owned = False  # another process referees it: this one follows
+
+    def release(self, room: LiveRoom) -> None:
+        return None
+
+
+def test_a_room_being_loaded_is_found_only_once_it_is_held() -> None:
+    async def scenario() -> None:
+        registries: list[RoomRegistry] = []
+        ownership = SlowToHold(registries)
+        hub = Hub()
+        storage = cast(RoomStorage, OneRoomStorage("0123456789abcdef"))
+        registry = RoomRegistry(storage, hub, hub, ownership)
+        registries.append(registry)
+        first = asyncio.ensure_future(registry.get("0123456789abcdef"))
+        await ownership.holding.wait()
+        # Meanwhile, in the same process: the room is not to be had yet.
+        assert registry.held("0123456789abcdef") is None
+        second = asyncio.ensure_future(registry.get("ABCDEF"))
+        await asyncio.sleep(0.01)
+        assert not second.done()
+        ownership.finish.set()
+        room = await first
+        assert await second is room
+        assert room.owned is False
+        assert registry.held("0123456789abcdef") is room
+        assert ownership.found_while_holding == [None]
+
+    asyncio.run(scenario())
