@@ -9,6 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.flows import (
     act_once,
@@ -37,6 +38,20 @@ def arrange_through_board(page: Page, layout: dict) -> None:
     for card in layout.get("orphans", []):
         select_on_board(page, card)
         page.locator('.arrange-board [data-place="orphans"]').click()
+
+
+def load_first_suggestion(page: Page) -> None:
+    """Open the suggested layouts (unless still open from the last time; a redraw may close
+    them again meanwhile) and load the first into the board."""
+    for _ in range(5):
+        if not page.locator(".arrange-board details.suggestions[open]").count():
+            page.locator(".arrange-board .suggestions summary").click()
+        try:
+            page.locator('.arrange-board [data-key="suggest:0"]').click(timeout=2_000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+    raise AssertionError("the first suggested layout could not be loaded")
 
 
 def select_on_board(page: Page, card: str) -> None:
@@ -71,11 +86,8 @@ def play_wifeswap(pages, gus: Page, arranged: int) -> int:
                 arranged += 1
                 continue
             if layouts:
-                # Later arrangements load the server's first suggestion into the board (the
-                # list may still be open from the last time).
-                if not gus.locator(".arrange-board details.suggestions[open]").count():
-                    gus.locator(".arrange-board .suggestions summary").click()
-                gus.locator('.arrange-board [data-key="suggest:0"]').click()
+                # Later arrangements load the server's first suggestion into the board.
+                load_first_suggestion(gus)
                 gus.locator('.arrange-board [data-key="act:arrange"]').click()
                 arranged += 1
             else:
