@@ -93,7 +93,8 @@ def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
                 page.locator(".actions .btn").first.click()  # the Order
             else:
                 cards = page.locator(".hand .card.playable")
-                riser = page.locator('.hand .card.playable[aria-label*="Uprise"]')
+                # A hand card is named by its own text, which lists the plays it offers.
+                riser = cards.filter(has_text="Uprise")
                 want_uprise = uprisings < 4 and riser.count() > 0
                 target = riser.first if want_uprise else cards.first
                 page.mouse.move(1, 1)
@@ -112,7 +113,8 @@ def test_usurp_between_two_people_with_challenge_and_give_in(pages) -> None:
             moved = True
         if not moved:
             eve.wait_for_timeout(50)
-    assert "challenge" in answers and "give_in" in answers, answers
+    assert uprisings == 4, "the hand never offered an Uprising"
+    assert answers == ["challenge", "give_in", "challenge", "give_in"], answers
     assert summary is not None, "no hand ended before the last one"
     final = shown_state(eve)["view"]["hand_summary"]
     assert final["hand"] > summary["hand"]
