@@ -158,12 +158,19 @@ class Server:
 
 
 APP = "app.main:create_app"  # --app: benchmark a variant factory (e.g. a patched copy)
+STALL_MS = 15  # the stall probe notes where the event loop was when it missed this long
 
 
 def real_servers(
-    database_url: str, data_dir: Path, processes: int, redis_url: str | None, **env: str
+    database_url: str,
+    data_dir: Path,
+    processes: int,
+    redis_url: str | None,
+    app: str | None = None,
+    **env: str,
 ) -> list[Server]:
-    """The real server: one process, or ``processes`` sharing the rooms through Redis."""
+    """The real server (``app``, by default ``--app``): one process, or ``processes``
+    sharing the rooms through Redis."""
     from app.db import upgrade_to_head
 
     upgrade_to_head(database_url)
@@ -182,7 +189,7 @@ def real_servers(
     servers: list[Server] = []
     try:
         for _ in range(processes):
-            servers.append(Server(APP, {**base, **env}, data_dir, factory=True).start())
+            servers.append(Server(app or APP, {**base, **env}, data_dir, factory=True).start())
     except BaseException:
         stop_all(servers)
         raise
@@ -604,6 +611,7 @@ class Result:
     matches_finished: int
     rematches: int
     rss_samples: list[tuple[float, float]] = field(default_factory=list)
+    window: tuple[float, float] = (0.0, 0.0)  # the measured window, in wall-clock time
 
     @property
     def error_count(self) -> int:
@@ -647,6 +655,7 @@ async def drive(
     if quiet_wait:
         await wait_for_quiet(proc, quiet_wait)
     cpu0, gen0, t0 = _cpu(proc), time.process_time(), time.perf_counter()
+    wall0 = time.time()
     all0, db0 = _busy(), _db_cpu()
     received0, finished0 = gen.stats.received, gen.stats.matches_finished
     start_mono = time.monotonic()
@@ -655,6 +664,7 @@ async def drive(
         await asyncio.sleep(min(sample_every, duration - elapsed))
         samples.append((time.monotonic() - start_mono, proc.memory_info().rss / 2**20))
     cpu1, gen1, t1 = _cpu(proc), time.process_time(), time.perf_counter()
+    wall1 = time.time()
     all1, db1 = _busy(), _db_cpu()
     received1, finished1 = gen.stats.received, gen.stats.matches_finished
     rss = proc.memory_info().rss
@@ -695,6 +705,7 @@ async def drive(
         matches_finished=finished1 - finished0,
         rematches=stats.rematches,
         rss_samples=samples,
+        window=(wall0, wall1),
     )
 
 
@@ -931,6 +942,46 @@ def machine() -> str:
     )
 
 
+def stall_report(paths: list[Path], window: tuple[float, float]) -> list[str]:
+    """What the stall probe (bench/stall_probe.py) saw in the measured window, over every
+    server process: the event loop's lag, the garbage collector's pauses and where the
+    loop was whenever it stalled."""
+    start, end = window
+    lags: list[float] = []
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    stalls: list[dict[str, Any]] = []
+    for path in paths:
+        report = orjson.loads(path.read_bytes())
+        lags += [late * 1000 for at, late in report["lags"] if start <= at <= end]
+        for at, generation, took in report["pauses"]:
+            if start <= at <= end:
+                pauses[generation].append(took * 1000)
+        stalls += [s for s in report["stalls"] if start <= s["at"] <= end]
+    if not lags:
+        return ["stall probe: no report (did the servers exit cleanly?)"]
+    seconds = end - start
+    out = [
+        f"stall probe ({len(paths)} process(es), {seconds:.0f} s): event-loop lag"
+        f" p50 {percentile(lags, 50):.2f} / p99 {percentile(lags, 99):.2f}"
+        f" / p99.9 {percentile(lags, 99.9):.2f} / max {max(lags):.2f} ms;"
+        f" {sum(x > 10 for x in lags)} wake-ups over 10 ms, {sum(x > 30 for x in lags)} over 30 ms",
+    ]
+    for generation, took in pauses.items():
+        if took:
+            out.append(
+                f"  GC generation {generation}: {len(took)} pauses, p50 {percentile(took, 50):.2f}"
+                f" / max {max(took):.2f} ms, {sum(took):.0f} ms in all"
+            )
+    in_gc = sum(s["in_gc"] for s in stalls)
+    out.append(
+        f"  stalls of {STALL_MS} ms or more: {len(stalls)} ({in_gc} during a GC);"
+        " where the loop was:"
+    )
+    for where, count in Counter(s["where"] for s in stalls).most_common(10):
+        out.append(f"    {count:4d}  {where}")
+    return out
+
+
 def format_result(r: Result) -> list[str]:
     errors = ", ".join(f"{k}={v}" for k, v in sorted(r.errors.items())) or "none"
     lines = [
@@ -992,7 +1043,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--runs",
         default="saturated,baseline,paced,idle",
-        help="comma list of saturated, baseline, paced, idle, profile"
+        help="comma list of saturated, baseline, paced, idle, profile, stalls"
         " (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
@@ -1155,6 +1206,36 @@ async def main(args: argparse.Namespace, command: str) -> int:
                 stop_all(servers)
             results.append(paced)
             show(format_result(paced))
+        if "stalls" in runs:
+            reports = workdir / "stalls"
+            reports.mkdir(exist_ok=True)
+            servers = real_servers(
+                fresh_db("stalls"),
+                workdir,
+                args.processes,
+                args.redis_url,
+                app="bench.stall_probe:create_app",
+                STALL_PROBE_APP=APP,
+                STALL_REPORT=str(reports / "{pid}.json"),
+                STALL_MS=str(STALL_MS),
+            )
+            try:
+                probed = await drive(
+                    servers,
+                    label="parlour (stall probe)",
+                    protocol=parlour(args.pace),
+                    tables=game_tables(games, args.paced_rooms),
+                    pace=args.pace,
+                    warmup=args.warmup,
+                    duration=args.paced_duration,
+                    sample_every=args.sample_every,
+                    quiet_wait=args.quiet_wait,
+                )
+            finally:
+                stop_all(servers)
+            results.append(probed)
+            show(format_result(probed))
+            show(stall_report(sorted(reports.glob("*.json")), probed.window))
         idles: list[IdleResult] = []
         if "idle" in runs:
             tables = game_tables(games[:1], max(1, args.idle // game_tables(games, 1)[0][1]))

@@ -25,6 +25,9 @@ FIGURES = (
     "ratio actions/s / baseline round trips/s",
     "idle parlour: ",
     "idle echo baseline: ",
+    "stall probe (1 process(es)",
+    "event-loop lag p50",
+    "stalls of 15 ms or more:",
 )
 
 
@@ -40,7 +43,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
             "-m",
             "bench.load",
             "--runs",
-            "saturated,baseline,paced,idle",
+            "saturated,baseline,paced,stalls,idle",
             "--rooms",
             "3",
             "--paced-rooms",
@@ -70,7 +73,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
-    assert out.count("errors               0 (none)") == 3, out
+    assert out.count("errors               0 (none)") == 4, out
     assert out.count(", errors 0") == 2, out
     for figure in FIGURES:
         assert figure in out, f"{figure!r} missing from:\n{out}"

@@ -1,0 +1,125 @@
+"""Where the server's event loop stalls: a wrapper around the app for the load benchmark.
+
+A latency tail is made of moments when the event loop does not run. This wrapper (an app
+factory for ``bench.load --runs stalls``) measures them in the server process itself:
+
+- a task on the loop that sleeps 2 ms at a time records how late each wake-up is (the
+  loop's lag);
+- a watchdog thread that, whenever the loop has not woken for ``STALL_MS``, takes the
+  loop thread's stack once for that stall: where the loop was when it stopped running —
+  in our code, in a library, or inside uvloop's C code (waiting for the GIL once the
+  poll returns);
+- the garbage collector's pauses, by generation (``gc.callbacks``).
+
+Everything is kept with its wall-clock time and written as JSON to ``STALL_REPORT`` when
+the process exits, so that the benchmark keeps only what fell in its measured window.
+The app it wraps is named by ``STALL_PROBE_APP`` (``module:factory``); ``{pid}`` in
+``STALL_REPORT`` becomes the process id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import gc
+import importlib
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+
+TICK = 0.002  # seconds the lag task sleeps between wake-ups
+STALL_MS = float(os.environ.get("STALL_MS", "15"))
+
+
+class Probe:
+    """The lag samples, stalls and GC pauses of one server process."""
+
+    def __init__(self) -> None:
+        self.lags: list[tuple[float, float]] = []  # (wall time, seconds late)
+        self.stalls: list[dict[str, Any]] = []  # wall time, where, whether in a GC
+        self.pauses: list[tuple[float, int, float]] = []  # (wall time, generation, seconds)
+        self.last_tick = time.perf_counter()
+        self.loop_thread: int | None = None
+        self.gc_started: float | None = None
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.gc_started = time.perf_counter()
+        elif self.gc_started is not None:
+            took = time.perf_counter() - self.gc_started
+            self.pauses.append((time.time(), info["generation"], took))
+            self.gc_started = None
+
+    async def tick(self) -> None:
+        self.loop_thread = threading.get_ident()
+        threading.Thread(target=self.watch, name="stall-watchdog", daemon=True).start()
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(TICK)
+            self.last_tick = now = time.perf_counter()
+            self.lags.append((time.time(), now - before - TICK))
+
+    def watch(self) -> None:
+        noted = None
+        while True:
+            time.sleep(0.003)
+            last = self.last_tick
+            if time.perf_counter() - last < STALL_MS / 1000 or noted == last:
+                continue
+            noted = last
+            frame = sys._current_frames().get(self.loop_thread or 0)
+            if frame is not None:
+                self.stalls.append(
+                    {
+                        "at": time.time(),
+                        "in_gc": self.gc_started is not None,
+                        "where": where(traceback.extract_stack(frame)),
+                    }
+                )
+
+    def write(self, path: str) -> None:
+        report = {"lags": self.lags, "stalls": self.stalls, "pauses": self.pauses}
+        with open(path, "w") as out:
+            json.dump(report, out)
+
+
+def where(stack: traceback.StackSummary) -> str:
+    """The innermost frame, and the innermost of the project's own code if that is another."""
+
+    def name(frame: traceback.FrameSummary) -> str:
+        path = frame.filename
+        for cut in ("site-packages/", "lib/python3", os.getcwd() + "/"):
+            if cut in path:
+                path = path.split(cut, 1)[1]
+        return f"{path}:{frame.lineno} {frame.name}"
+
+    inner = name(stack[-1])
+    own = next((f for f in reversed(stack) if f.filename.startswith(os.getcwd() + "/app/")), None)
+    if own is None or own is stack[-1]:
+        return inner
+    return f"{inner} (in {name(own)})"
+
+
+def create_app() -> ASGIApp:
+    module, factory = os.environ.get("STALL_PROBE_APP", "app.main:create_app").split(":")
+    app: ASGIApp = getattr(importlib.import_module(module), factory)()
+    probe = Probe()
+    gc.callbacks.append(probe.on_gc)
+    report = os.environ.get("STALL_REPORT", "stalls-{pid}.json").format(pid=os.getpid())
+    atexit.register(probe.write, report)
+    started: list[asyncio.Task[None]] = []
+
+    async def probed(scope: Scope, receive: Any, send: Any) -> None:
+        if not started:
+            started.append(asyncio.get_running_loop().create_task(probe.tick()))
+        await app(scope, receive, send)
+
+    return probed
