@@ -525,6 +525,9 @@ class EchoProtocol:
         table.room_id = f"echo-{table.index}-{random.getrandbits(32):08x}"
 
     def begin(self, table: Table) -> None:
+        # The echo server greets nobody: every seat starts at version 0 as if told so.
+        for seat in range(table.seat_count):
+            table.arrived(seat, 0, time.perf_counter())
         table.may_act(0, 0, self.text(1))
 
     async def rematch(self, table: Table) -> None:  # echo tables never finish
@@ -1043,7 +1046,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--runs",
         default="saturated,baseline,paced,idle",
-        help="comma list of saturated, baseline, paced, idle, profile, stalls"
+        help="comma list of saturated, baseline, paced, paced-baseline, idle, profile, stalls"
         " (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
@@ -1121,6 +1124,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
         names = {"postgresql": "PostgreSQL", "postgres": "PostgreSQL", "sqlite": "SQLite"}
         db_label = names.get(scheme, scheme)
     lines_out: list[str] = []
+    stall_lines: list[str] = []
 
     def fresh_db(name: str) -> str:
         if args.database_url:
@@ -1206,6 +1210,27 @@ async def main(args: argparse.Namespace, command: str) -> int:
                 stop_all(servers)
             results.append(paced)
             show(format_result(paced))
+        if "paced-baseline" in runs:
+            # The bare transport under the paced load: the latency floor of this machine,
+            # the generator and the stack, with no game and no database.
+            size = int(real_sat.mean_state_bytes) if real_sat else 0
+            server = echo_server(workdir)
+            try:
+                floor = await drive(
+                    [server],
+                    label="echo baseline",
+                    protocol=lambda gen: EchoProtocol(gen, size or 900),
+                    tables=game_tables(games, args.paced_rooms),
+                    pace=args.pace,
+                    warmup=args.warmup,
+                    duration=args.paced_duration,
+                    sample_every=args.sample_every,
+                    quiet_wait=args.quiet_wait,
+                )
+            finally:
+                server.stop()
+            results.append(floor)
+            show(format_result(floor))
         if "stalls" in runs:
             reports = workdir / "stalls"
             reports.mkdir(exist_ok=True)
@@ -1235,7 +1260,8 @@ async def main(args: argparse.Namespace, command: str) -> int:
                 stop_all(servers)
             results.append(probed)
             show(format_result(probed))
-            show(stall_report(sorted(reports.glob("*.json")), probed.window))
+            stall_lines = stall_report(sorted(reports.glob("*.json")), probed.window)
+            show(stall_lines)
         idles: list[IdleResult] = []
         if "idle" in runs:
             tables = game_tables(games[:1], max(1, args.idle // game_tables(games, 1)[0][1]))
@@ -1302,7 +1328,15 @@ async def main(args: argparse.Namespace, command: str) -> int:
 
     if not args.no_write and lines_out:
         entry = result_entry(
-            args, command, when, db_label, results, real_sat, base, idles, profile_lines
+            args,
+            command,
+            when,
+            db_label,
+            results,
+            real_sat,
+            base,
+            idles,
+            profile_lines + stall_lines,
         )
         kind = "load-" + (re.sub(r"[^a-z0-9]+", "-", db_label.lower()).strip("-") or "db")
         path = write_result(args.results_dir, when, kind, entry)
@@ -1325,7 +1359,7 @@ def result_entry(
     real_sat: Result | None,
     base: Result | None,
     idles: list[IdleResult],
-    profile_lines: list[str],
+    reports: list[str],
 ) -> list[str]:
     """The recorded run: a Markdown file with the command, the machine and every figure."""
     out = [
@@ -1365,8 +1399,8 @@ def result_entry(
             ]
     for idle in idles:
         out += ["", format_idle(idle)]
-    if profile_lines:
-        out += ["", "```", *profile_lines, "```"]
+    if reports:  # the profile's and the stall probe's
+        out += ["", "```", *reports, "```"]
     return out
 
 

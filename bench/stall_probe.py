@@ -37,6 +37,7 @@ ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 TICK = 0.002  # seconds the lag task sleeps between wake-ups
 STALL_MS = float(os.environ.get("STALL_MS", "15"))
+STDLIB = os.path.dirname(os.__file__) + "/"  # asyncio/runners.py rather than its full path
 
 
 class Probe:
@@ -96,7 +97,7 @@ def where(stack: traceback.StackSummary) -> str:
 
     def name(frame: traceback.FrameSummary) -> str:
         path = frame.filename
-        for cut in ("site-packages/", "lib/python3", os.getcwd() + "/"):
+        for cut in ("site-packages/", STDLIB, os.getcwd() + "/"):
             if cut in path:
                 path = path.split(cut, 1)[1]
         return f"{path}:{frame.lineno} {frame.name}"

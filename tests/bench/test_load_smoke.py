@@ -43,7 +43,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
             "-m",
             "bench.load",
             "--runs",
-            "saturated,baseline,paced,stalls,idle",
+            "saturated,baseline,paced,paced-baseline,stalls,idle",
             "--rooms",
             "3",
             "--paced-rooms",
@@ -73,7 +73,9 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
-    assert out.count("errors               0 (none)") == 4, out
+    assert out.count("errors               0 (none)") == 5, out
+    floor = out.split("echo baseline: paced")[1]
+    assert "actions/s" in floor and "nan" not in floor.split("server CPU")[0], floor
     assert out.count(", errors 0") == 2, out
     for figure in FIGURES:
         assert figure in out, f"{figure!r} missing from:\n{out}"
@@ -83,6 +85,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     text = recorded[0].read_text(encoding="utf-8")
     assert text.startswith("# Load benchmark, ") and "Command: `python -m bench.load --runs" in text
     assert "| parlour | SQLite | saturated |" in text and "| echo baseline | — |" in text
+    assert "| parlour (stall probe) | SQLite | paced" in text and "stall probe (1 process" in text
     assert f"recorded in {recorded[0]}" in out
     assert _listing(RESULTS) == before, "a test run must not write into bench/results"
 
