@@ -1143,6 +1143,29 @@ async def main(args: argparse.Namespace, command: str) -> int:
     real_sat: Result | None = None
     base: Result | None = None
     fast = {"RATE_PER_SECOND": SATURATED_RATE, "RATE_BURST": SATURATED_RATE}
+
+    async def measure(
+        servers: list[Server], label: str, protocol: Callable[[Generator], Any], *, paced: bool
+    ) -> Result:
+        """One run on ``servers`` (stopped after it), saturated or paced; shown and kept."""
+        try:
+            result = await drive(
+                servers,
+                label=label,
+                protocol=protocol,
+                tables=game_tables(games, args.paced_rooms if paced else args.rooms),
+                pace=args.pace if paced else None,
+                warmup=args.warmup,
+                duration=args.paced_duration if paced else args.duration,
+                sample_every=args.sample_every,
+                quiet_wait=args.quiet_wait,
+            )
+        finally:
+            stop_all(servers)
+        results.append(result)
+        show(format_result(result))
+        return result
+
     when = now()
     print(
         f"bench.load: {stamp(when)}; {machine()}; commit {commit()}; workdir {workdir}",
@@ -1153,84 +1176,31 @@ async def main(args: argparse.Namespace, command: str) -> int:
             servers = real_servers(
                 fresh_db("saturated"), workdir, args.processes, args.redis_url, **fast
             )
-            try:
-                real_sat = await drive(
-                    servers,
-                    label="parlour",
-                    protocol=parlour(None),
-                    tables=game_tables(games, args.rooms),
-                    pace=None,
-                    warmup=args.warmup,
-                    duration=args.duration,
-                    sample_every=args.sample_every,
-                    quiet_wait=args.quiet_wait,
-                )
-            finally:
-                stop_all(servers)
-            results.append(real_sat)
-            show(format_result(real_sat))
+            real_sat = await measure(servers, "parlour", parlour(None), paced=False)
         if "baseline" in runs:
             size = int(real_sat.mean_state_bytes) if real_sat else 0
-            size = size or 1400
-            server = echo_server(workdir)
-            try:
-                base = await drive(
-                    [server],
-                    label="echo baseline",
-                    protocol=lambda gen: EchoProtocol(gen, size),
-                    tables=game_tables(games, args.rooms),
-                    pace=None,
-                    warmup=args.warmup,
-                    duration=args.duration,
-                    sample_every=args.sample_every,
-                    quiet_wait=args.quiet_wait,
-                )
-            finally:
-                server.stop()
-            results.append(base)
-            show(format_result(base))
+            base = await measure(
+                [echo_server(workdir)],
+                "echo baseline",
+                lambda gen: EchoProtocol(gen, size or 1400),
+                paced=False,
+            )
         if real_sat and base:
             ratio = real_sat.actions_per_s / base.actions_per_s if base.actions_per_s else 0.0
             show([f"ratio actions/s / baseline round trips/s = {ratio:.2f} (target >= 0.5)"])
         if "paced" in runs:
             servers = real_servers(fresh_db("paced"), workdir, args.processes, args.redis_url)
-            try:
-                paced = await drive(
-                    servers,
-                    label="parlour",
-                    protocol=parlour(args.pace),
-                    tables=game_tables(games, args.paced_rooms),
-                    pace=args.pace,
-                    warmup=args.warmup,
-                    duration=args.paced_duration,
-                    sample_every=args.sample_every,
-                    quiet_wait=args.quiet_wait,
-                )
-            finally:
-                stop_all(servers)
-            results.append(paced)
-            show(format_result(paced))
+            await measure(servers, "parlour", parlour(args.pace), paced=True)
         if "paced-baseline" in runs:
             # The bare transport under the paced load: the latency floor of this machine,
             # the generator and the stack, with no game and no database.
             size = int(real_sat.mean_state_bytes) if real_sat else 0
-            server = echo_server(workdir)
-            try:
-                floor = await drive(
-                    [server],
-                    label="echo baseline",
-                    protocol=lambda gen: EchoProtocol(gen, size or 900),
-                    tables=game_tables(games, args.paced_rooms),
-                    pace=args.pace,
-                    warmup=args.warmup,
-                    duration=args.paced_duration,
-                    sample_every=args.sample_every,
-                    quiet_wait=args.quiet_wait,
-                )
-            finally:
-                server.stop()
-            results.append(floor)
-            show(format_result(floor))
+            await measure(
+                [echo_server(workdir)],
+                "echo baseline",
+                lambda gen: EchoProtocol(gen, size or 900),
+                paced=True,
+            )
         if "stalls" in runs:
             reports = workdir / "stalls"
             reports.mkdir(exist_ok=True)
@@ -1244,22 +1214,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
                 STALL_REPORT=str(reports / "{pid}.json"),
                 STALL_MS=str(STALL_MS),
             )
-            try:
-                probed = await drive(
-                    servers,
-                    label="parlour (stall probe)",
-                    protocol=parlour(args.pace),
-                    tables=game_tables(games, args.paced_rooms),
-                    pace=args.pace,
-                    warmup=args.warmup,
-                    duration=args.paced_duration,
-                    sample_every=args.sample_every,
-                    quiet_wait=args.quiet_wait,
-                )
-            finally:
-                stop_all(servers)
-            results.append(probed)
-            show(format_result(probed))
+            probed = await measure(servers, "parlour (stall probe)", parlour(args.pace), paced=True)
             stall_lines = stall_report(sorted(reports.glob("*.json")), probed.window)
             show(stall_lines)
         idles: list[IdleResult] = []
