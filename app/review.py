@@ -15,8 +15,7 @@ from typing import Any
 import games
 from app.credit import with_defaults
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
-from games import Rules
-from games.describe import describe
+from games import Rules, describe
 
 OVER = ("finished", "abandoned")
 

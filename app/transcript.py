@@ -1,76 +1,72 @@
-"""A finished match as a readable text transcript: who played, every move in words, the
-result, the rating changes, and the seed with its hash so that anyone can check the deal.
+"""A finished match as a readable text transcript: who played, every move in words, what
+was said at the table, the result, the rating changes, and the seed with its hash so that
+anyone can check the deal.
 
-Moves are told from their wire form (the record's actions, public once the match is
-over): the kind of move, the card named in words ("the queen of hearts"), any other
-choice; under each, the table's own message after it (the spectator's view: who won the
-trick, who is to play), with seat numbers replaced by names. The rules stay in games/:
-this module only replays the match with ``games.states`` and reads the views.
+Each move is told in the words the review shows beside it and the table's log used: the
+game's public account of it (``games.describe``), seat numbers replaced by names, with the
+same note when the clock or a computer standing in made it. What was said at the table is
+placed where the review shows it: after the moves made before it was said. The rules stay
+in games/: this module only replays the match with ``games.states`` and reads the accounts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
-from app.models import Match, MatchEvent, RatingChange, iso
-from games.cards import JOKER, card_name, french_deck, spanish_deck, tarot_deck
+from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 
-# What each kind of move is called in words; any other kind is shown by its name.
-VERBS = {
-    "play": "plays",
-    "draw": "draws",
-    "pass": "passes",
-    "gift": "gives",
-    "graveyard": "takes the graveyard",
-    "order": "chooses the order",
-    "score": "scores with",
-    "usurp": "usurps with",
-    "sluff": "sluffs off",
-    "uprise": "plays a Downcard:",
-    "give_in": "gives in",
-    "challenge": "challenges",
-    "free_play": "makes the free play with",
-    "arrange": "arranges families:",
-}
-
-CARDS = {
-    "french": {*french_deck(), JOKER},
-    "spanish": set(spanish_deck()),
-    "tarot": set(tarot_deck()),
-}
-
-
-def _value(value: Any, pack: str) -> str:
-    if isinstance(value, list):
-        return "(" + ", ".join(_value(item, pack) for item in value) + ")" if value else "none"
-    if isinstance(value, str):
-        if value in CARDS[pack]:
-            return f"the {card_name(value, pack)}"
-        return value.replace("_", " ")
-    if value is None:
-        return "nothing"
-    return str(value)
-
-
-def describe(action: dict[str, Any], pack: str) -> str:
-    """A move in words, without who made it: "plays the queen of hearts"."""
-    kind = str(action.get("type"))
-    words = [VERBS.get(kind, kind.replace("_", " "))]
-    for key, value in action.items():
-        if key == "type":
-            continue
-        shown = _value(value, pack)
-        words.append(shown if key == "card" else f"{key.replace('_', ' ')} {shown}")
-    return " ".join(words)
+SEAT = re.compile(r"\bSeat (\d+)\b")
 
 
 def _named(text: str, names: Sequence[str]) -> str:
-    """The engines' "Seat 2" as the name of the player in seat 2."""
-    for seat in range(len(names), 0, -1):
-        text = text.replace(f"Seat {seat}", names[seat - 1])
-    return text
+    """The engines' "Seat 2" as the name of the player in seat 2 (as the review does)."""
+
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(1)) - 1
+        return names[seat] if 0 <= seat < len(names) else found.group(0)
+
+    return SEAT.sub(name, text)
+
+
+def _made_by(event: MatchEvent, player: Mapping[str, Any]) -> str:
+    """Who made a move, when it was not the seat's own player (as the review says it)."""
+    if event.timeout:
+        return " (time ran out: the clock played this move)"
+    if (event.played_by or {}).get("bot") and player.get("user_id"):
+        return " (played by a computer standing in)"
+    return ""
+
+
+def _said(message: ChatMessage) -> str:
+    """One line of table talk: who said it (and that they were watching) and what."""
+    tag = " (watching)" if message.channel == "watchers" else ""
+    text = " ".join(message.text.split())  # one line, whatever was typed
+    return f"       {iso(message.at)} {message.name}{tag}: {text}"
+
+
+def _moves(
+    match: Match, events: Sequence[MatchEvent], names: Sequence[str]
+) -> Iterator[tuple[MatchEvent, str]]:
+    """Every move with its account, replayed from the seed and the log."""
+    rules = games.get(match.game)
+    players = {p["seat"]: p for p in match.players}
+    steps = games.states(
+        rules,
+        match.seat_count,
+        int(match.seed),
+        match.options,
+        None,
+        ((event.seat, event.action) for event in events),
+    )
+    before = next(steps)  # the deal
+    for event, after in zip(events, steps, strict=True):
+        account = games.describe(rules, before, event.seat, event.action, after)
+        text = _named(str(account["text"]), names)
+        yield event, text + _made_by(event, players.get(event.seat, {}))
+        before = after
 
 
 def transcript(
@@ -78,7 +74,9 @@ def transcript(
     events: Sequence[MatchEvent],
     changes: Sequence[RatingChange],
     usernames: Mapping[str, str | None],
+    chat: Sequence[ChatMessage],
 ) -> str:
+    """The match in words; ``chat`` is what was said while it was on and after it."""
     rules = games.get(match.game)
     names = [str(p["name"]) for p in sorted(match.players, key=lambda p: p["seat"])]
     lines = [
@@ -101,20 +99,15 @@ def transcript(
         "",
         "Moves",
     ]
-    steps = games.states(
-        rules,
-        match.seat_count,
-        int(match.seed),
-        match.options,
-        None,
-        ((event.seat, event.action) for event in events),
-    )
-    next(steps)  # the deal
-    for event, state in zip(events, steps, strict=True):
-        lines.append(f"  {event.seq:>3}. {names[event.seat]} {describe(event.action, rules.pack)}.")
-        message = rules.view(state, None).get("message")
-        if message:
-            lines.append(f"       {_named(str(message), names)}")
+    # A line said at version v was said after v moves, where the review shows it.
+    talk = sorted(chat, key=lambda m: (m.version, m.id))
+    heard = 0
+    for made, (event, text) in enumerate(_moves(match, events, names)):
+        while heard < len(talk) and talk[heard].version <= made:
+            lines.append(_said(talk[heard]))
+            heard += 1
+        lines.append(f"  {event.seq:>3}. {text}")
+    lines += [_said(message) for message in talk[heard:]]
     lines += ["", "Result"]
     winners = set(match.winners or [])
     for seat, score in enumerate(match.scores or []):

@@ -36,8 +36,8 @@ from typing import Any
 import games
 from app.rooms.thinking import THINKING_SECONDS, machine_workers
 from bench import machine
-from games.base import top_scorers
 from games.bots import SEARCHING, choose
+from games.kit.base import top_scorers
 
 # (game, seats) tables, every seat count of every game.
 TABLES: list[tuple[str, int]] = [

@@ -1,7 +1,15 @@
-"""Parlour's games: pure rules engines behind one contract (games.base.Rules).
+"""Parlour's games: each in its own folder, listed once here.
 
-``REGISTRY`` maps each game's name to its rules object. It is written out explicitly
-(no registration by import side effect) so that reading this file tells you every game.
+``GAMES`` holds every game's bundle (games.kit.game.Game: its rules, describer, sampler and
+presentation). It is written out explicitly (no registration by import side effect) so that
+reading this file tells you every game; everything else that depends on which game is
+played looks it up here by the game's name:
+
+- ``REGISTRY``, ``get``: the rules object (the contract games.kit.base.Rules);
+- ``game``: the whole bundle;
+- ``describe``: the public account of a move, in the words the table's log, the review
+  and the transcript all use.
+
 ``states`` and ``replay`` rebuild a match from its seed and action log.
 """
 
@@ -12,25 +20,46 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games import coins, cupid, cups, usurp, wifeswap
-from games.base import Action, IllegalAction, Rules, states
+from games.kit.base import Action, IllegalAction, Previews, Rules, states
+from games.kit.game import Account, Game
 
-REGISTRY: dict[str, Rules[Any]] = {
-    # registry entries (one line per game, alphabetical):
-    "coins": coins.RULES,
-    "cupid": cupid.RULES,
-    "cups": cups.RULES,
-    "usurp": usurp.RULES,
-    "wifeswap": wifeswap.RULES,
-}
+GAMES: tuple[Game[Any], ...] = (
+    # one line per game, alphabetical:
+    coins.GAME,
+    cupid.GAME,
+    cups.GAME,
+    usurp.GAME,
+    wifeswap.GAME,
+)
+
+_BY_NAME: dict[str, Game[Any]] = {bundle.name: bundle for bundle in GAMES}
+REGISTRY: dict[str, Rules[Any]] = {name: bundle.rules for name, bundle in _BY_NAME.items()}
+
+
+def game(name: str) -> Game[Any]:
+    """The game called ``name``, whole; ``KeyError`` names the known games."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        known = ", ".join(sorted(_BY_NAME))
+        raise KeyError(f"Unknown game {name!r}; known games: {known}.") from None
 
 
 def get(name: str) -> Rules[Any]:
     """The rules of the game called ``name``; ``KeyError`` names the known games."""
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(REGISTRY))
-        raise KeyError(f"Unknown game {name!r}; known games: {known}.") from None
+    return game(name).rules
+
+
+def describe(rules: Rules[Any], before: Any, seat: int, action: Action, after: Any) -> Account:
+    """The public account of ``action`` by ``seat``, which took ``before`` to ``after``.
+
+    ``{"text": ...}``, seats named "Seat n" (the client puts names in), plus ``"trick"`` —
+    the trick the action completed, every card face up, with its winner and points — when
+    it completes one: the view after it may already show the next deal. It says what
+    everyone at the table and every watcher may know (the shared contract test checks that
+    it names no card that was not public).
+    """
+    return game(rules.name).describe(before, seat, action, after)
 
 
 def replay(
@@ -46,4 +75,17 @@ def replay(
     return deque(states(get(name), seats, seed, options, deck, actions), maxlen=1).pop()
 
 
-__all__ = ["REGISTRY", "IllegalAction", "Rules", "get", "replay", "states"]
+__all__ = [
+    "GAMES",
+    "REGISTRY",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "Previews",
+    "Rules",
+    "describe",
+    "game",
+    "get",
+    "replay",
+    "states",
+]

@@ -29,6 +29,7 @@ from app.rooms.storage import RoomStorage
 from app.rooms.time_source import Clock
 from games import Rules
 from games.bots import KINDS as BOT_KINDS
+from games.kit.options import for_rematch
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
@@ -312,7 +313,7 @@ class Lobby:
                 code=await self._new_code(room.visibility),
                 game=room.rules.name,
                 seat_count=room.seat_count,
-                options={k: v for k, v in room.options.items() if k != "dealer"},
+                options=for_rematch(room.options),
                 visibility=room.visibility,
                 status="waiting",
                 host_id=user_id,

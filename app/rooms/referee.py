@@ -24,8 +24,7 @@ from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import Clock, stamp
-from games.base import IllegalAction, Previews
-from games.describe import describe
+from games import IllegalAction, Previews, describe
 
 
 def public_event(

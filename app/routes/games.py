@@ -14,13 +14,14 @@ router = APIRouter(prefix="/api")
 
 def game_facts(rules: Rules[Any]) -> dict[str, Any]:
     """What the pages and the client know of a game (GET /api/games, the pages' boot data)."""
+    presentation = games.game(rules.name).presentation
     return {
         "name": rules.name,
         "title": rules.title,
         "min_seats": rules.min_seats,
         "max_seats": rules.max_seats,
-        "pack": rules.pack,
-        "blurb": rules.blurb,
+        "pack": presentation.pack,
+        "blurb": presentation.blurb,
         "lower_scores_win": rules.lower_scores_win,
         "default_options": rules.default_options(),
         "options": rules.options_schema(),

@@ -128,7 +128,7 @@ def download_record(match_id: str, session: DbSession, user: MaybeUser) -> Respo
 
 @router.get("/{match_id}/transcript.txt")
 def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> Response:
-    """The finished match in words: every move, the seed and its hash."""
+    """The finished match in words: every move, what was said, the seed and its hash."""
     match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     changes, usernames = history.details(session, [match])
@@ -137,5 +137,6 @@ def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> R
         store.load_events(session=session, match_id=match_id),
         changes.get(match.id, []),
         usernames,
+        store.match_chat(session=session, match_id=match_id),
     )
     return PlainTextResponse(text, headers=_attachment(match, "txt"))

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from games.base import Action, Rules
 from games.bots import simple
 from games.bots.search import Budget, search
-from games.cards import rng_for
+from games.kit.base import Action, Rules
+from games.kit.cards import rng_for
 
 # What each searching kind may spend per decision (the wall time is the caller's).
 BUDGETS: dict[str, Budget] = {

@@ -1,14 +1,14 @@
 """The searching computer player: determinized information-set Monte Carlo tree search.
 
 Each simulation deals the cards the player cannot see afresh (the game's sampler,
-games.bots.samplers), so every simulation plays in a world the player cannot tell from the
+games.kit.game.Sampler), so every simulation plays in a world the player cannot tell from the
 real one, then walks one tree shared by all those worlds (single-observer ISMCTS, Cowling,
 Powley and Whitehouse 2012): a node is a sequence of actions, an action available in some
 worlds only counts as a candidate in those (UCB with availability counts), each node's
 mover is whoever acts there in that world. Below the tree a playout takes random legal
 actions, for at most ``Budget.playout`` actions, and the result is judged for every seat:
 against each other seat, 1 for finishing ahead, 0 for behind, and in between, by the
-difference in ``standing`` measured against the game's ``SCALE``, while the match goes on.
+difference in ``standing`` measured against the game's ``scale``, while the match goes on.
 
 The budget is a number of simulations and, optionally, ``out_of_time``: a callable the
 caller (the server, with its clock) makes, asked between simulations. Nothing here reads
@@ -24,8 +24,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, Rules
-from games.bots.samplers import SAMPLERS, Knowledge
+import games
+from games.kit.base import Action, Rules
+from games.kit.game import Sampler
 
 # The exploration constant of UCB1 for rewards in [0, 1].
 EXPLORATION = 0.7
@@ -77,7 +78,7 @@ def search(
         raise ValueError(f"seat {seat} has nothing to do")
     if len(legal) == 1:
         return legal[0]
-    knowledge = SAMPLERS[rules.name]
+    knowledge = games.game(rules.name).sampler
     root = _Node()
     for done in range(budget.simulations):
         if done and out_of_time is not None and out_of_time():
@@ -100,7 +101,7 @@ def search(
 
 def _simulate(
     rules: Rules[Any],
-    knowledge: Knowledge,
+    knowledge: Sampler[Any],
     root: _Node,
     world: Any,
     seat: int,
@@ -159,7 +160,7 @@ def _playout(rules: Rules[Any], world: Any, rng: random.Random, steps: int) -> A
     return world
 
 
-def _rewards(rules: Rules[Any], knowledge: Knowledge, world: Any) -> list[float]:
+def _rewards(rules: Rules[Any], knowledge: Sampler[Any], world: Any) -> list[float]:
     """Each seat's result in [0, 1]: how it stands against every other seat, on average."""
     standing = knowledge.standing(world)
     seats = len(standing)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from games.base import Action, Rules
+from games.kit.base import Action, Rules
 
 MAX_STEPS = 100_000
 S = TypeVar("S")

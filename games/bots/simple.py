@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from games.base import Action, Rules
-from games.cards import rng_for
+from games.kit.base import Action, Rules
+from games.kit.cards import rng_for
 
 KINDS = ("heuristic", "random")
 # Games with many choices (layouts) are sampled rather than tried exhaustively.

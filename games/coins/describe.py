@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Action
-from games.cards import SUIT_NAMES, suit_of
-from games.coins import CYCLE, SEATS, TRICKS_PER_HAND, CoinsState, coin_points, winning_card
-from games.describe.words import points, scoreline, sentence, the, trick
-from games.phrasing import seat_name
+from games.coins.rules import CYCLE, SEATS, TRICKS_PER_HAND, CoinsState, coin_points, winning_card
+from games.kit.base import Action
+from games.kit.cards import SUIT_NAMES, suit_of
+from games.kit.phrasing import seat_name
+from games.kit.words import points, scoreline, sentence, the, trick
 
 SUITS = SUIT_NAMES["spanish"]
 

@@ -17,20 +17,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, is_card_action, require_legal, rotate
-from games.cards import (
+from games.kit.base import Action, is_card_action, require_legal, rotate
+from games.kit.cards import (
     SPANISH_RANKS,
     SPANISH_SUITS,
     SUIT_NAMES,
     rank_of,
-    rng_for,
     shuffled,
     suit_of,
 )
-from games.engine import Engine, cards_played
-from games.frozen import Record, add_at, evolve, remove_card, thaw
-from games.options import Choice
-from games.phrasing import Phrasing, plural
+from games.kit.engine import Engine
+from games.kit.frozen import Record, add_at, evolve, thaw
+from games.kit.options import Choice
+from games.kit.phrasing import Phrasing, plural
+from games.kit.tricks import cards_played, play_to_trick
 
 SEATS = 3
 HAND_SIZE = 16
@@ -74,7 +74,8 @@ def coin_points(cards: Sequence[str]) -> int:
     return sum(1 for c in cards if suit_of(c) == COINS)
 
 
-def _hand_key(card: str) -> tuple[int, int]:
+def hand_key(card: str) -> tuple[int, int]:
+    """Where a card goes in a sorted hand: suit by suit in the cycle, strongest first."""
     return (CYCLE.index(suit_of(card)), STRENGTH[rank_of(card)])
 
 
@@ -88,7 +89,7 @@ class CoinsState:
     seed: int | str
     options: tuple[tuple[str, Any], ...]
     target: int
-    counter: int  # the next shuffle's counter (games.cards.shuffled)
+    counter: int  # the next shuffle's counter (games.kit.cards.shuffled)
     hand_no: int  # 1-based
     dealer: int
     hands: tuple[tuple[str, ...], ...]
@@ -125,7 +126,7 @@ def _start_hand(
         counter=counter,
         hand_no=hand_no,
         dealer=dealer,
-        hands=tuple(tuple(sorted(h, key=_hand_key)) for h in hands),
+        hands=tuple(tuple(sorted(h, key=hand_key)) for h in hands),
         won=((),) * SEATS,
         trick=(),
         last_trick=(),
@@ -140,18 +141,13 @@ def _start_hand(
 
 
 class CoinsRules(Engine[CoinsState]):
-    """The Coins rules engine (games.base.Rules)."""
+    """The Coins rules engine (games.kit.base.Rules)."""
 
     name = "coins"
     title = "Coins"
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    pack = "spanish"
-    blurb = (
-        "Three players, the Spanish deck and a cycle of suits: three different suits "
-        "and the missing one decides who wins. Only Coins score."
-    )
     table_options = (Choice("target", "Points to win", DEFAULT_TARGET, TARGETS),)
 
     # --- setup ------------------------------------------------------------------------
@@ -166,20 +162,14 @@ class CoinsRules(Engine[CoinsState]):
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CoinsState:
-        opts, dealer, cards = self.checked_setup(seats, options, deck)
-        if dealer is None:
-            # "The oldest player" deals first; a website does not know ages, so the
-            # seeded RNG picks (our ruling: first dealer random).
-            dealer = rng_for(seed, 0).randrange(SEATS)
-        # Counter 0 picks the dealer, counter 1 is the first deal (even when a stacked deck
-        # replaces it), so later deals do not depend on how the first was made.
-        if cards is None:
-            cards = list(shuffled(DECK, seed, 1))
+        # "The oldest player" deals first; a website does not know ages, so the seeded RNG
+        # picks (our ruling: first dealer random; Engine.choose_dealer).
+        opts, dealer, cards, counter = self.opening(seats, seed, options, deck)
         blank = CoinsState(
             seed=seed,
             options=tuple(sorted(opts.items())),
             target=opts["target"],
-            counter=2,
+            counter=counter,
             hand_no=1,
             dealer=dealer,
             hands=((),) * SEATS,
@@ -198,7 +188,7 @@ class CoinsRules(Engine[CoinsState]):
             previous=(),
             winner=-1,
         )
-        return _start_hand(blank, cards, dealer, 1, 2)
+        return _start_hand(blank, cards, dealer, 1, counter)
 
     # --- whose turn and what they may do --------------------------------------------
 
@@ -227,22 +217,8 @@ class CoinsRules(Engine[CoinsState]):
         card = require_legal(
             self, state, seat, action, explain=self._explain, plainly_legal=_plainly_legal
         )["card"]
-        won = state.won
-        last_trick = state.last_trick
-        if not state.trick and last_trick:
-            # A new trick starts: the shown trick is collected face down.
-            won = add_at(won, state.last_winner, tuple(c for _, c in last_trick))
-            last_trick = ()
-        trick = (*state.trick, (seat, card))
-        state = evolve(
-            state,
-            hands=remove_card(state.hands, seat, card),
-            won=won,
-            last_trick=last_trick,
-            trick=trick,
-            last=(("seat", seat), ("type", "play"), ("card", card)),
-        )
-        if len(trick) < SEATS:
+        state = play_to_trick(state, seat, card)
+        if len(state.trick) < SEATS:
             return evolve(state, turn=rotate(seat, 1, SEATS))
         return self._finish_trick(state)
 
@@ -356,7 +332,7 @@ def _message(state: CoinsState, you: Phrasing) -> str:
 
 
 def _plainly_legal(state: CoinsState, seat: int, action: object) -> bool:
-    """A card play by the seat awaited (games.base.require_legal)."""
+    """A card play by the seat awaited (games.kit.base.require_legal)."""
     return (
         not state.over and seat == state.turn and is_card_action(action, "play", state.hands[seat])
     )

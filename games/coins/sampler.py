@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots.samplers.common import deal_unseen, fresh_seed
-from games.coins import CoinsState, _hand_key
-from games.frozen import evolve
+from games.coins.rules import CoinsState, hand_key
+from games.kit.frozen import evolve
+from games.kit.sampling import deal_unseen, fresh_seed
 
 SCALE = 5.0  # points: a third of the usual target
 
@@ -19,7 +19,7 @@ def sample(state: CoinsState, seat: int, rng: random.Random) -> CoinsState:
     dealt = deal_unseen(unseen, [len(state.hands[s]) for s in others], rng)
     hands = list(state.hands)
     for s, cards in zip(others, dealt, strict=True):
-        hands[s] = tuple(sorted(cards, key=_hand_key))
+        hands[s] = tuple(sorted(cards, key=hand_key))
     return evolve(state, hands=tuple(hands), seed=fresh_seed(rng))
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Action
-from games.cupid import JACK, TRICKS_PER_ROUND, CupidState, beats, trick_value
-from games.describe.words import points, scoreline, sentence, the, trick
-from games.phrasing import seat_name
+from games.cupid.rules import JACK, TRICKS_PER_ROUND, CupidState, beats, trick_value
+from games.kit.base import Action
+from games.kit.phrasing import seat_name
+from games.kit.words import points, scoreline, sentence, the, trick
 
 # The character cards' Cupid names, as their faces show them (docs/rules/cupid.md).
 TITLES = {"QD": "Anima", "JC": "Monster", "KH": "Cupid", "JK": "Zephyr"}

@@ -13,16 +13,18 @@ target, even in the middle of a round.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, is_card_action, require_legal
-from games.cards import JOKER, rank_of, rng_for, shuffled, suit_of
-from games.engine import Engine, cards_played
-from games.frozen import Record, add_at, evolve, remove_card, thaw
-from games.options import IntRange
-from games.phrasing import Phrasing, plural
+from games.kit.base import Action, is_card_action, require_legal
+from games.kit.cards import JOKER, rank_of, shuffled, suit_of
+from games.kit.engine import Engine
+from games.kit.frozen import Record, add_at, evolve, thaw
+from games.kit.options import IntRange
+from games.kit.phrasing import Phrasing, plural
+from games.kit.tricks import cards_played, play_to_trick
 
 SEATS = 2
 HAND_SIZE = 5
@@ -90,7 +92,8 @@ def trick_value(first: str, second: str) -> int:
     return 1  # spade + spade
 
 
-def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+def sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    """A hand in the ruled order, low to high."""
     return tuple(sorted(cards, key=POSITION.__getitem__))
 
 
@@ -104,7 +107,7 @@ class CupidState:
     seed: int | str
     options: tuple[tuple[str, Any], ...]
     target: int
-    counter: int  # the next shuffle's counter (games.cards.shuffled)
+    counter: int  # the next shuffle's counter (games.kit.cards.shuffled)
     round: int  # 1-based
     dealer: int
     hands: tuple[tuple[str, ...], ...]
@@ -141,7 +144,7 @@ def _deal(cards: Sequence[str], dealer: int) -> dict[str, Any]:
         hands[order[i % 2]].append(cards[i])
     rest = list(cards[2 * HAND_SIZE :])
     return {
-        "hands": tuple(_sorted_hand(h) for h in hands),
+        "hands": tuple(sorted_hand(h) for h in hands),
         "prize": tuple(rest[:PRIZE_SIZE]),
         "turnup": (rest[PRIZE_SIZE],),
         "stock": tuple(rest[PRIZE_SIZE + 1 :]),
@@ -174,18 +177,13 @@ def _start_round(
 
 
 class CupidRules(Engine[CupidState]):
-    """The Cupid rules engine (games.base.Rules)."""
+    """The Cupid rules engine (games.kit.base.Rules)."""
 
     name = "cupid"
     title = "Cupid"
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    pack = "french"
-    blurb = (
-        "A racing trick-taking duel with 24 cards: every trick's worth depends on both "
-        "cards in it, and the Queen alone takes the King."
-    )
     table_options = (IntRange("target", "Points to win", DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),)
 
     # --- setup ------------------------------------------------------------------------
@@ -200,21 +198,12 @@ class CupidRules(Engine[CupidState]):
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CupidState:
-        opts, dealer, cards = self.checked_setup(seats, options, deck)
-        if dealer is None:
-            # Each player draws a card from a shuffled deck; the lower card deals. The
-            # ruled order is total, so the two cards never tie and no redraw is needed.
-            drawn = rng_for(seed, 0).sample(ORDER, SEATS)
-            dealer = 0 if POSITION[drawn[0]] < POSITION[drawn[1]] else 1
-        # Counter 0 is the draw for the dealer, counter 1 the first deal (even when a
-        # stacked deck replaces it), so later deals do not depend on how the first was made.
-        if cards is None:
-            cards = list(shuffled(ORDER, seed, 1))
+        opts, dealer, cards, counter = self.opening(seats, seed, options, deck)
         blank = CupidState(
             seed=seed,
             options=tuple(sorted(opts.items())),
             target=opts["target"],
-            counter=2,
+            counter=counter,
             round=1,
             dealer=dealer,
             hands=((), ()),
@@ -238,7 +227,13 @@ class CupidRules(Engine[CupidState]):
             previous=(),
             winner=-1,
         )
-        return _start_round(blank, cards, dealer, 1, 2)
+        return _start_round(blank, cards, dealer, 1, counter)
+
+    def choose_dealer(self, rng: random.Random, seats: int) -> int:
+        # Each player draws a card from a shuffled deck; the lower card deals. The ruled
+        # order is total, so the two cards never tie and no redraw is needed.
+        drawn = rng.sample(ORDER, SEATS)
+        return 0 if POSITION[drawn[0]] < POSITION[drawn[1]] else 1
 
     # --- whose turn and what they may do --------------------------------------------
 
@@ -280,22 +275,8 @@ class CupidRules(Engine[CupidState]):
         return self._play(state, seat, act["card"])
 
     def _play(self, state: CupidState, seat: int, card: str) -> CupidState:
-        won = state.won
-        last_trick = state.last_trick
-        if not state.trick and last_trick:
-            # A new trick starts: the shown trick is collected face down.
-            won = add_at(won, state.last_winner, tuple(c for _, c in last_trick))
-            last_trick = ()
-        trick = (*state.trick, (seat, card))
-        state = evolve(
-            state,
-            hands=remove_card(state.hands, seat, card),
-            won=won,
-            last_trick=last_trick,
-            trick=trick,
-            last=(("seat", seat), ("type", "play"), ("card", card)),
-        )
-        if len(trick) < SEATS:
+        state = play_to_trick(state, seat, card)
+        if len(state.trick) < SEATS:
             return evolve(state, turn=_other(seat))
         return self._finish_trick(state)
 
@@ -356,7 +337,7 @@ class CupidRules(Engine[CupidState]):
         top, turnup = state.stock[0], state.turnup[0]
         mine, theirs = (top, turnup) if source == "stock" else (turnup, top)
         hands = tuple(
-            _sorted_hand((*hand, mine if i == seat else theirs))
+            sorted_hand((*hand, mine if i == seat else theirs))
             for i, hand in enumerate(state.hands)
         )
         stock = state.stock[1:]
@@ -475,7 +456,7 @@ def _message(state: CupidState, you: Phrasing) -> str:
 
 
 def _plainly_legal(state: CupidState, seat: int, action: object) -> bool:
-    """A card play in the play phase by the seat awaited (games.base.require_legal)."""
+    """A card play in the play phase by the seat awaited (games.kit.base.require_legal)."""
     return (
         state.phase == "play"
         and seat == state.turn

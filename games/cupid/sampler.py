@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots.samplers.common import deal_unseen, fresh_seed
-from games.cupid import CupidState, _sorted_hand
-from games.frozen import evolve
+from games.cupid.rules import CupidState, sorted_hand
+from games.kit.frozen import evolve
+from games.kit.sampling import deal_unseen, fresh_seed
 
 SCALE = 30.0  # points: a few good tricks
 
@@ -19,7 +19,7 @@ def sample(state: CupidState, seat: int, rng: random.Random) -> CupidState:
         unseen, (len(state.hands[other]), len(state.stock), len(state.prize)), rng
     )
     hands = list(state.hands)
-    hands[other] = _sorted_hand(hand)
+    hands[other] = sorted_hand(hand)
     return evolve(
         state, hands=tuple(hands), stock=tuple(stock), prize=tuple(prize), seed=fresh_seed(rng)
     )

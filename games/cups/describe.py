@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Action
-from games.cups import RIGHT, RULES, CupsState
-from games.describe.words import sentence, the
-from games.phrasing import plural, seat_list, seat_name
+from games.cups.rules import RIGHT, RULES, CupsState
+from games.kit.base import Action
+from games.kit.phrasing import plural, seat_list, seat_name
+from games.kit.words import sentence, the
 
 
 def _card(code: str) -> str:

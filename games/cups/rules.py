@@ -19,12 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, IllegalAction, is_card_action, require_legal, top_scorers
-from games.cards import TAROT_RANKS, card_name, rng_for, shuffled, tarot_deck
-from games.engine import Engine
-from games.frozen import Record, evolve, freeze, thaw
-from games.options import Choice, Flag
-from games.phrasing import seat_list, seat_name
+from games.kit.base import Action, IllegalAction, is_card_action, require_legal, top_scorers
+from games.kit.cards import TAROT_RANKS, card_name, shuffled, tarot_deck
+from games.kit.engine import Engine
+from games.kit.frozen import Record, evolve, freeze, thaw
+from games.kit.options import Choice, Flag
+from games.kit.phrasing import seat_list, seat_name
 
 HAND_SIZE = 7
 TAKE = 3  # a Cup takes the top three dump cards
@@ -89,7 +89,7 @@ class CupsState:
     sit_out: bool
     shortfall: str
     graveyard_counts: str
-    shuffles: int  # the next shuffle counter for games.cards.shuffled
+    shuffles: int  # the next shuffle counter for games.kit.cards.shuffled
     dealer: int
     hands: tuple[tuple[str, ...], ...]
     graveyards: tuple[tuple[tuple[str, ...], ...], ...]  # per seat, batches oldest first
@@ -212,18 +212,13 @@ class _Turn:
 
 
 class CupsRules(Engine[CupsState]):
-    """The rules of Cups behind the games.base.Rules contract."""
+    """The rules of Cups behind the games.kit.base.Rules contract."""
 
     name = "cups"
     title = "Cups"
     min_seats = 2
     max_seats = 6
     lower_scores_win = True  # scores are cards left
-    pack = "tarot"
-    blurb = (
-        "Shed your hand with the tarot's minor arcana: beat the active card, make your "
-        "rivals draw, reverse the play, and give gifts with an Ace."
-    )
     table_options = (
         Flag("cups_aside", "Played Cups go to a side pile", False),
         Flag("sit_out", "Empty-handed players sit out (children's game)", False),
@@ -241,10 +236,7 @@ class CupsRules(Engine[CupsState]):
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> CupsState:
-        opts, dealer, cards = self.checked_setup(seats, options, deck)
-        if dealer is None:
-            dealer = rng_for(seed, 0).randrange(seats)
-        order = list(cards) if cards is not None else list(shuffled(DECK, seed, 1))
+        opts, dealer, order, counter = self.opening(seats, seed, options, deck)
         # The first player is the dealer's right; the deal goes the way of play, one card
         # at a time, starting with the first player.
         first = (dealer + RIGHT) % seats
@@ -262,7 +254,7 @@ class CupsRules(Engine[CupsState]):
             sit_out=opts["sit_out"],
             shortfall=opts["shortfall"],
             graveyard_counts=opts["graveyard_counts"],
-            shuffles=2,  # counter 0 chose the dealer, counter 1 shuffled the first deal
+            shuffles=counter,
             dealer=dealer,
             hands=tuple(tuple(h) for h in hands),
             graveyards=tuple(() for _ in range(seats)),
@@ -652,7 +644,7 @@ class CupsRules(Engine[CupsState]):
 
 
 def _plainly_legal(state: CupsState, seat: int, action: object) -> bool:
-    """A playable card played by the seat awaited (games.base.require_legal)."""
+    """A playable card played by the seat awaited (games.kit.base.require_legal)."""
     return (
         state.phase == "play"
         and seat == state.current

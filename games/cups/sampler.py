@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots.samplers.common import deal_unseen, fresh_seed
-from games.cups import RULES, CupsState
-from games.frozen import evolve
+from games.cups.rules import RULES, CupsState
+from games.kit.frozen import evolve
+from games.kit.sampling import deal_unseen, fresh_seed
 
 SCALE = 6.0  # cards: fewer is better
 

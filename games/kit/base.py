@@ -14,11 +14,9 @@ the log plus the seed *is* the match.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, TypeVar, cast, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 Action = dict[str, Any]
-# Which drawing of the cards a game is shown with (the client has one set of faces each).
-Pack = Literal["french", "spanish", "tarot"]
 S = TypeVar("S")
 # A state type only ever taken in, never given back (Previews).
 S_in = TypeVar("S_in", contravariant=True)
@@ -46,8 +44,6 @@ class Rules(Protocol[S]):
     min_seats: int
     max_seats: int
     lower_scores_win: bool  # True where scores count against you (Cups: cards left)
-    pack: Pack
-    blurb: str  # one sentence for the lobby; the full rules are in docs/rules/<name>.md
 
     def default_options(self) -> dict[str, Any]: ...
 

@@ -1,22 +1,24 @@
 """What every rules engine derives from the facts it declares, written once.
 
 A game's rules class states its facts as class attributes — name, title, seat range,
-``lower_scores_win``, ``pack``, ``blurb``, ``table_options`` and, if its view sums up a
-deal already over, ``past_deal_keys`` — and implements the verbs of the contract.
-Subclassing :class:`Engine` then gives it the option members of the contract, the checks
-every ``new_game`` starts with, and the keys every view shares; and, as an explicit
-subclass of ``Rules[S]``, it is checked by mypy against the contract with its own state
-type.
+``lower_scores_win``, ``table_options`` and, if its view sums up a deal already over,
+``past_deal_keys`` — and implements the verbs of the contract. Subclassing :class:`Engine`
+then gives it the option members of the contract, the opening every ``new_game`` starts
+with (checked settings, the first dealer, the first deal's cards), and the keys every view
+shares; and, as an explicit subclass of ``Rules[S]``, it is checked by mypy against the
+contract with its own state type.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from games.base import Rules, check_dealer, check_deck, check_seats
-from games.frozen import Hands
-from games.options import Option, defaults, schema, settle
+from games.kit.base import Rules, check_dealer, check_deck, check_seats
+from games.kit.cards import rng_for, shuffled
+from games.kit.frozen import Hands
+from games.kit.options import Option, defaults, schema, settle
 
 
 class Dealt(Protocol):
@@ -40,11 +42,25 @@ class Setup(NamedTuple):
     deck: list[str] | None  # the stacked card order, or None to shuffle
 
 
+class Opening(NamedTuple):
+    """How a new match begins: its settings, its first dealer and the first deal's cards."""
+
+    options: dict[str, Any]  # the defaults updated with the given options
+    dealer: int  # the first dealer: fixed by the ``dealer`` option or chosen by the rules
+    cards: list[str]  # the first deal's cards, top first: stacked, or shuffled from the seed
+    counter: int  # the next shuffle's counter (games.kit.cards.shuffled)
+
+
 class Engine(Rules[S]):
     """The shared part of every game's rules; see the module docstring."""
 
     table_options: tuple[Option, ...] = ()
     past_deal_keys: tuple[str, ...] = ()
+    # Which shuffle counters a match's opening uses. True: counter 0 always belongs to the
+    # choice of the first dealer and counter 1 to the first deal, whether or not either
+    # was fixed, so later deals never depend on how the first were made. False: only a
+    # choice actually made takes a counter (Usurp's matches have always counted so).
+    reserve_opening_counters: bool = True
 
     def default_options(self) -> dict[str, Any]:
         return defaults(self.table_options)
@@ -60,6 +76,34 @@ class Engine(Rules[S]):
         settled = settle(self.table_options, options)
         dealer = check_dealer(settled, seats)
         return Setup(settled, dealer, check_deck(deck, self.deck(seats, settled)))
+
+    def choose_dealer(self, rng: random.Random, seats: int) -> int:
+        """The first dealer when no ``dealer`` option fixes it: by default a seat at random.
+        ``rng`` is the match's own for this choice (games.kit.cards.rng_for)."""
+        return rng.randrange(seats)
+
+    def opening(
+        self,
+        seats: int,
+        seed: int | str,
+        options: Mapping[str, Any] | None,
+        deck: Sequence[str] | None,
+    ) -> Opening:
+        """The set-up every ``new_game`` starts with: the checked settings, the first
+        dealer (``choose_dealer`` unless fixed) and the first deal's cards (the stacked
+        ``deck``, or ``deck(...)`` shuffled with the seed)."""
+        settings = self.checked_setup(seats, options, deck)
+        counter = 0
+        dealer = settings.dealer
+        if dealer is None or self.reserve_opening_counters:
+            if dealer is None:
+                dealer = self.choose_dealer(rng_for(seed, counter), seats)
+            counter += 1
+        cards = settings.deck
+        if cards is None:
+            cards = list(shuffled(self.deck(seats, settings.options), seed, counter))
+        # The first deal takes its counter even when a stacked deck replaced it.
+        return Opening(settings.options, dealer, cards, counter + 1)
 
     def common_view(
         self,
@@ -95,8 +139,3 @@ class Engine(Rules[S]):
             "message": message,
             "last": last,
         }
-
-
-def cards_played(trick: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
-    """A trick's ``(seat, card)`` pairs as a view shows them."""
-    return [{"seat": s, "card": c} for s, c in trick]

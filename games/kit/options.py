@@ -2,8 +2,8 @@
 
 A game lists its options as small frozen values — a whole number in a range, a choice among
 values, an on/off flag — and everything else follows from that one list: the defaults, the
-schema the server sends to forms, and the check of the options given to ``new_game``. So
-every limit is written in one place.
+schema the server sends to forms, the check of the options given to ``new_game``, and which
+of them a rematch carries over (``for_rematch``). So every limit is written in one place.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import IllegalAction
+from games.kit.base import IllegalAction
 
-# Options that every game takes without declaring them: ``dealer`` fixes the first dealer
-# (games.base.check_dealer checks its value against the seat count).
-UNDECLARED = ("dealer",)
+# Options that every game takes without declaring them, each with whether a rematch carries
+# it over. ``dealer`` fixes the first dealer (games.kit.base.check_dealer checks its value
+# against the seat count); it holds for one match only, and a rematch deals as the rules say.
+UNDECLARED: dict[str, bool] = {"dealer": False}
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,14 @@ def defaults(options: Iterable[Option]) -> dict[str, Any]:
 
 
 def schema(options: Iterable[Option]) -> list[dict[str, Any]]:
-    """The declarations as JSON for forms (see games.base.Rules.options_schema)."""
+    """The declarations as JSON for forms (see games.kit.base.Rules.options_schema)."""
     return [option.schema() for option in options]
+
+
+def for_rematch(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a rematch starts with: the match's own, but for those that hold for one
+    match only."""
+    return {key: value for key, value in options.items() if UNDECLARED.get(key, True)}
 
 
 def settle(options: Iterable[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.cards import card_name
-from games.phrasing import plural, seat_name
+from games.kit.cards import card_name
+from games.kit.phrasing import plural, seat_name
+from games.kit.tricks import cards_played
 
 
 def the(card: str, pack: str = "french", titles: dict[str, str] | None = None) -> str:
@@ -30,7 +31,7 @@ def scoreline(values: Sequence[int], unit: str = "") -> str:
 def trick(cards: Sequence[tuple[int, str]], winner: int, worth: int | None) -> dict[str, Any]:
     """A completed trick as an account carries it: every card face up, its winner, points."""
     return {
-        "cards": [{"seat": s, "card": c} for s, c in cards],
+        "cards": cards_played(cards),
         "winner": winner,
         "points": worth,
     }

@@ -5,26 +5,21 @@ a hand's end with the Downcards turned then.
 
 A hand's last card ends it and deals the next at once, so the state after it no longer
 holds the play's own record: the describer rebuilds that record with the engine's own
-resolving functions, read-only, on the state before.
+resolving functions (games.usurp.plays), read-only, on the state before.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.base import Action
-from games.cards import card_name
-from games.describe.words import sentence, the
-from games.frozen import evolve, remove_card
-from games.phrasing import seat_name
-from games.usurp import (
-    RULES,
-    UsurpState,
-    _challenge,
-    _free_play,
-    _give_in,
-    _resolve,
-)
+from games.kit.base import Action
+from games.kit.cards import card_name
+from games.kit.frozen import evolve, remove_card
+from games.kit.phrasing import seat_name
+from games.kit.words import sentence, the
+from games.usurp.plays import challenge, free_play, give_in, resolve
+from games.usurp.rules import RULES
+from games.usurp.table import UsurpState
 
 ORDER_WORDS = {"regal": "Regal (high wins)", "common": "Common (low wins)"}
 KIND_WORDS = {"score": "a Score", "usurp": "a Usurp", "sluff": "a Sluff Off"}
@@ -41,13 +36,13 @@ def _record(before: UsurpState, seat: int, action: Action) -> dict[str, Any]:
     if kind in ("score", "usurp", "sluff"):
         card = action["card"]
         moved = evolve(before, hands=remove_card(before.hands, seat, card))
-        step = _resolve(moved, seat, card, kind, order=action.get("order"), challenged=False)
+        step = resolve(moved, seat, card, kind, order=action.get("order"), challenged=False)
     elif kind == "free_play":
-        step = _free_play(before, seat, action["card"])
+        step = free_play(before, seat, action["card"])
     elif kind == "give_in":
-        step = _give_in(before, seat)
+        step = give_in(before, seat)
     elif kind == "challenge":
-        step = _challenge(before, seat)
+        step = challenge(before, seat)
     else:
         return {}
     return dict(step.last or ())

@@ -17,201 +17,49 @@ Downcards included, is public until the next hand ends. The match is first to 3 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from games.base import Action, IllegalAction, require_legal, top_scorers
-from games.cards import (
-    FRENCH_SUITS,
-    SUIT_NAMES,
-    card_name,
-    french_deck,
-    rank_of,
-    rng_for,
-    shuffled,
-    suit_of,
+from games.kit.base import Action, require_legal, top_scorers
+from games.kit.cards import card_name, french_deck, rank_of, shuffled, suit_of
+from games.kit.engine import Engine
+from games.kit.frozen import add_at, evolve, remove_card, thaw
+from games.kit.options import Choice, Flag, IntRange
+from games.kit.phrasing import Phrasing, seat_name
+from games.usurp.plays import challenge, free_play, give_in, resolve, turned_award
+from games.usurp.table import (
+    ANSWER,
+    FREE,
+    HAND_SIZE,
+    MAX_HANDS,
+    ORDER,
+    ORDERS,
+    OVER,
+    PLAY,
+    POINT_TABLES,
+    SEATS,
+    SUIT_WORDS,
+    USURP_ORDER,
+    Downcard,
+    HandResult,
+    PointTable,
+    UsurpState,
+    classify,
+    holds_suit,
+    sort_hand,
 )
-from games.engine import Engine
-from games.frozen import Record, add_at, evolve, remove_card, thaw
-from games.options import Choice, Flag, IntRange
-from games.phrasing import Phrasing, seat_name
-
-# --- constants -------------------------------------------------------------------------
-
-SEATS = 2
-HAND_SIZE = 13
-MAX_HANDS = 15  # "after 15 hands, more Game Points wins" (our ruling)
-ORDERS = ("regal", "common")
-SUIT_WORDS = SUIT_NAMES["french"]
-
-# Rank strength with the Crown (A) highest; Common reverses it. The Plow/Crown exception is
-# applied in _beats, not here.
-HIGH = {
-    r: i
-    for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), 2)
-}
-
-# Phases (also the view's "phase"): what the seat in state.turn is awaited for.
-ORDER = "order"  # the dealer declares the Leading Order
-PLAY = "play"  # a normal turn: Score, Usurp, Sluff Off or Uprise
-FREE = "free_play"  # the turn after a Sluff Off: any card face up, scoring the sluffed card
-ANSWER = "answer"  # the opponent of an Uprising: Give In or Challenge
-USURP_ORDER = "usurp_order"  # a challenged Downcard turned out a Usurp: its player picks the Order
-OVER = "over"
-
-
-@dataclass(frozen=True)
-class PointTable:
-    """One of the two point tables of the rule text ("Ye Olde" and "Alternative")."""
-
-    values: tuple[tuple[str, int], ...]
-    beater: int
-    reneg: int
-    bonus: int
-
-    def value(self, card: str) -> int:
-        return dict(self.values)[rank_of(card)]
-
-
-def _values(high: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(high.items()))
-
-
-POINT_TABLES = {
-    "standard": PointTable(
-        _values({"A": 15, "K": 13, "Q": 12, "J": 11, **{str(n): n for n in range(2, 11)}}),
-        beater=20,
-        reneg=20,
-        bonus=10,
-    ),
-    "alternative": PointTable(
-        _values(
-            {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10, **{str(n): 5 for n in range(2, 10)}}
-        ),
-        beater=25,
-        reneg=25,
-        bonus=20,
-    ),
-}
-
-
-# --- state -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Downcard:
-    """A card played face down in an Uprising, with whether it broke following suit."""
-
-    seat: int
-    card: str
-    reneg: bool  # its player held the Upcard's suit and it is neither that suit nor rank
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """What a finished hand left behind: its totals and the Downcards turned at its end."""
-
-    hand: int
-    dealer: int
-    hand_points: tuple[int, ...]
-    reneg_points: tuple[int, ...]  # scored when unchallenged Downcards were turned at the end
-    winner: int  # -1 for a tied hand (no Game Point)
-    turned: tuple[Downcard, ...]  # the Downcards never challenged, turned face up at the end
-
-
-@dataclass(frozen=True)
-class UsurpState:
-    seed: int | str
-    options: tuple[tuple[str, Any], ...]
-    counter: int  # random events used so far (first-dealer draw, shuffles)
-    hand_no: int  # 1-based
-    dealer: int
-    phase: str
-    turn: int  # the awaited seat (-1 when over)
-    hands: tuple[tuple[str, ...], ...]
-    discard: tuple[str, ...]  # face-up cards, bottom first; the last one is the Upcard
-    stock: tuple[str, ...]  # top first; out of play except as the reveal pile's source
-    reveal: tuple[str, ...]  # the reveal pile, oldest first
-    order: str  # "regal" | "common"; "" until the dealer declares
-    downcards: tuple[Downcard, ...]  # given in, still face down
-    pending: Downcard | None  # the Uprising awaiting Give In or Challenge
-    hand_points: tuple[int, ...]
-    game_points: tuple[int, ...]
-    last: Record | None  # public record of the last action
-    history: tuple[HandResult, ...]
-
-    def option(self, key: str) -> Any:
-        return dict(self.options)[key]
-
-    @property
-    def upcard(self) -> str:
-        return self.discard[-1]
-
-    @property
-    def table(self) -> PointTable:
-        return POINT_TABLES[self.option("points")]
-
-
-# --- helpers -----------------------------------------------------------------------------
-
-
-def _sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
-    """Hands are kept sorted by suit then rank (the deal order carries no information)."""
-    return tuple(sorted(cards, key=lambda c: (FRENCH_SUITS.index(suit_of(c)), HIGH[rank_of(c)])))
-
-
-def _beats(card: str, upcard: str, order: str) -> bool:
-    """Does ``card`` (same suit, other rank) win against ``upcard`` in ``order``?"""
-    mine, theirs = HIGH[rank_of(card)], HIGH[rank_of(upcard)]
-    crown, plow = HIGH["A"], HIGH["2"]
-    if order == "regal":
-        if (mine, theirs) == (plow, crown):
-            return True  # the Plow may win against the Crown
-        if (mine, theirs) == (crown, plow):
-            return False
-        return mine > theirs
-    if (mine, theirs) == (crown, plow):
-        return True  # the Crown may win against the Plow
-    if (mine, theirs) == (plow, crown):
-        return False
-    return mine < theirs
-
-
-def _is_beater(card: str, upcard: str, order: str) -> bool:
-    """A Crown Upcard beaten by a Plow (Regal) or a Plow Upcard beaten by a Crown (Common)."""
-    pair = (rank_of(card), rank_of(upcard))
-    return pair == ("2", "A") if order == "regal" else pair == ("A", "2")
-
-
-def _holds_suit(hand: Sequence[str], suit: str) -> bool:
-    return any(suit_of(c) == suit for c in hand)
-
-
-def _classify(hand: Sequence[str], card: str, upcard: str) -> str:
-    """How a face-up ``card`` from ``hand`` plays on ``upcard``: score, usurp, sluff or reneg."""
-    if suit_of(card) == suit_of(upcard):
-        return "score"
-    if rank_of(card) == rank_of(upcard):
-        return "usurp"
-    return "reneg" if _holds_suit(hand, suit_of(upcard)) else "sluff"
-
 
 # --- the rules ---------------------------------------------------------------------------
 
 
 class UsurpRules(Engine[UsurpState]):
-    """The Usurp rules engine (games.base.Rules)."""
+    """The Usurp rules engine (games.kit.base.Rules)."""
 
     name = "usurp"
     title = "Usurp"
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    pack = "french"
-    blurb = (
-        "A duel of bluffs: play by the Order, rise face down with an Uprise, and "
-        "dare your opponent to Challenge or Give In."
-    )
+    reserve_opening_counters = False  # only a first-dealer draw actually made takes a counter
     table_options = (
         IntRange("game_points", "Game Points to win the match", 3, 1, 8),
         Choice("points", "Point table", "standard", tuple(POINT_TABLES)),
@@ -234,17 +82,8 @@ class UsurpRules(Engine[UsurpState]):
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> UsurpState:
-        merged, dealer, stacked = self.checked_setup(seats, options, deck)
+        merged, dealer, cards, counter = self.opening(seats, seed, options, deck)
         merged.pop("dealer", None)  # only the first dealer; it is part of the state
-        counter = 0
-        if dealer is None:
-            dealer = rng_for(seed, counter).randrange(SEATS)
-            counter += 1
-        if stacked is None:
-            cards: Sequence[str] = shuffled(french_deck(), seed, counter)
-        else:
-            cards = stacked
-        counter += 1  # the first deal counts as a shuffle even when the deck was stacked
         empty = UsurpState(
             seed=seed,
             options=tuple(sorted(merged.items())),
@@ -285,7 +124,7 @@ class UsurpRules(Engine[UsurpState]):
             dealer=dealer,
             phase=ORDER,
             turn=dealer,
-            hands=(_sort_hand(hands[0]), _sort_hand(hands[1])),
+            hands=(sort_hand(hands[0]), sort_hand(hands[1])),
             discard=(cards[2 * HAND_SIZE],),
             stock=tuple(cards[2 * HAND_SIZE + 1 :]),
             reveal=(),
@@ -313,7 +152,7 @@ class UsurpRules(Engine[UsurpState]):
             # Any card face up; never a Usurp, never an Uprising (our ruling).
             return [{"type": "free_play", "card": c} for c in hand]
         up = state.upcard
-        void = not _holds_suit(hand, suit_of(up))
+        void = not holds_suit(hand, suit_of(up))
         actions: list[Action] = []
         for card in hand:
             if suit_of(card) == suit_of(up):
@@ -335,13 +174,13 @@ class UsurpRules(Engine[UsurpState]):
         if kind in ("score", "usurp", "sluff"):
             card = act["card"]
             moved = evolve(state, hands=remove_card(state.hands, seat, card))
-            after = _resolve(moved, seat, card, kind, order=act.get("order"), challenged=False)
+            after = resolve(moved, seat, card, kind, order=act.get("order"), challenged=False)
             return self._finish_turn(after)
         if kind == "free_play":
-            return self._finish_turn(_free_play(state, seat, act["card"]))
+            return self._finish_turn(free_play(state, seat, act["card"]))
         if kind == "uprise":
             card = act["card"]
-            reneg = _classify(state.hands[seat], card, state.upcard) == "reneg"
+            reneg = classify(state.hands[seat], card, state.upcard) == "reneg"
             return evolve(
                 state,
                 hands=remove_card(state.hands, seat, card),
@@ -351,8 +190,8 @@ class UsurpRules(Engine[UsurpState]):
                 last=(("seat", seat), ("type", "uprise")),
             )
         if kind == "give_in":
-            return self._finish_turn(_give_in(state, seat))
-        return self._finish_turn(_challenge(state, seat))
+            return self._finish_turn(give_in(state, seat))
+        return self._finish_turn(challenge(state, seat))
 
     def _declare(self, state: UsurpState, seat: int, order: str) -> UsurpState:
         last = (("seat", seat), ("type", "order"), ("order", order))
@@ -380,7 +219,7 @@ class UsurpRules(Engine[UsurpState]):
         table = state.table
         renegs: tuple[int, ...] = (0, 0)
         for down in state.downcards:
-            renegs = tuple(r + a for r, a in zip(renegs, _turned_award(down, table), strict=True))
+            renegs = tuple(r + a for r, a in zip(renegs, turned_award(down, table), strict=True))
         points = tuple(p + r for p, r in zip(state.hand_points, renegs, strict=True))
         winner = 0 if points[0] > points[1] else 1 if points[1] > points[0] else -1
         game_points = state.game_points if winner < 0 else add_at(state.game_points, winner, 1)
@@ -498,132 +337,6 @@ class UsurpRules(Engine[UsurpState]):
         return frozenset(hidden)
 
 
-# --- resolving plays (module functions over the state) ------------------------------------
-
-
-def _resolve(
-    state: UsurpState,
-    seat: int,
-    card: str,
-    kind: str,
-    *,
-    order: str | None,
-    challenged: bool,
-    reneg: bool = False,
-) -> UsurpState:
-    """Play ``card`` (already out of ``seat``'s hand) face up as a Score, Usurp or Sluff Off.
-
-    It becomes the Upcard. ``challenged``: turned by a Challenge, so whoever scores the old
-    Upcard also gets the Challenge Bonus; ``reneg``: a challenged Reneg, resolved as a Sluff
-    Off and giving the opponent the Reneg points too.
-    """
-    table = state.table
-    up = state.upcard
-    opponent = 1 - seat
-    bonus = table.bonus if challenged else 0
-    points = state.hand_points
-    record: list[tuple[str, Any]] = []
-    phase, turn = PLAY, opponent
-    new_order = state.order
-    if kind == "score":
-        won = _beats(card, up, state.order)
-        scorer = seat if won else opponent
-        value = table.beater if won and _is_beater(card, up, state.order) else table.value(up)
-        points = add_at(points, scorer, value + bonus)
-        record.append(("won", won))
-    elif kind == "usurp":
-        points = add_at(points, seat, table.value(up) + bonus)
-        if order is None:
-            # A challenged Usurp: its player chooses the Order in a follow-up action, unless
-            # it was the hand's last card: the hand ends at once and the next dealer declares
-            # the Order (our ruling).
-            if state.hands[0] or state.hands[1]:
-                phase, turn = USURP_ORDER, seat
-        else:
-            new_order = order
-            record.append(("order", order))
-    else:  # sluff (a challenged Reneg is resolved as one)
-        points = add_at(points, opponent, table.value(up) + bonus)
-        if reneg:
-            points = add_at(points, opponent, table.reneg)
-        phase = FREE
-    scored = (points[0] - state.hand_points[0], points[1] - state.hand_points[1])
-    if challenged:
-        last = [
-            ("seat", opponent),
-            ("type", "challenge"),
-            ("card", card),
-            ("played_as", kind),
-            ("reneg", reneg),
-        ]
-    else:
-        last = [("seat", seat), ("type", kind), ("card", card)]
-    last += [("on", up), *record, ("scored", scored)]
-    return evolve(
-        state,
-        discard=(*state.discard, card),
-        hand_points=points,
-        order=new_order,
-        phase=phase,
-        turn=turn,
-        last=tuple(last),
-    )
-
-
-def _free_play(state: UsurpState, seat: int, card: str) -> UsurpState:
-    """The play after a Sluff Off: scores the sluffed card's plain value; no Order switch."""
-    value = state.table.value(state.upcard)
-    points = add_at(state.hand_points, seat, value)
-    return evolve(
-        state,
-        hands=remove_card(state.hands, seat, card),
-        discard=(*state.discard, card),
-        hand_points=points,
-        phase=PLAY,
-        turn=1 - seat,
-        last=(
-            ("seat", seat),
-            ("type", "free_play"),
-            ("card", card),
-            ("on", state.upcard),
-            ("scored", add_at((0, 0), seat, value)),
-        ),
-    )
-
-
-def _give_in(state: UsurpState, seat: int) -> UsurpState:
-    """The Uprising's player scores the Upcard's plain value; the Downcard stays hidden."""
-    assert state.pending is not None
-    down = state.pending
-    value = state.table.value(state.upcard)
-    return evolve(
-        state,
-        hand_points=add_at(state.hand_points, down.seat, value),
-        downcards=(*state.downcards, down),
-        pending=None,
-        phase=PLAY,
-        turn=seat,  # the answering player plays next
-        last=(("seat", seat), ("type", "give_in"), ("scored", add_at((0, 0), down.seat, value))),
-    )
-
-
-def _challenge(state: UsurpState, seat: int) -> UsurpState:
-    """Turn the Downcard and resolve it as a normal play, with the Challenge Bonus."""
-    assert state.pending is not None
-    down = state.pending
-    up = state.upcard
-    if suit_of(down.card) == suit_of(up):
-        kind = "score"
-    elif rank_of(down.card) == rank_of(up):
-        kind = "usurp"
-    else:
-        kind = "sluff"  # a Reneg is resolved as a Sluff Off
-    cleared = evolve(state, pending=None)
-    return _resolve(
-        cleared, down.seat, down.card, kind, order=None, challenged=True, reneg=down.reneg
-    )
-
-
 # --- what a finished hand shows ------------------------------------------------------------
 
 
@@ -651,17 +364,11 @@ def _hand_summary(result: HandResult, table: PointTable) -> dict[str, Any]:
                 "seat": d.seat,
                 "card": d.card,
                 "reneg": d.reneg,
-                "scored": list(_turned_award(d, table)),
+                "scored": list(turned_award(d, table)),
             }
             for d in result.turned
         ]
     }
-
-
-def _turned_award(down: Downcard, table: PointTable) -> tuple[int, ...]:
-    """The points a Downcard turned at the end of the hand gives, per seat: a Reneg gives
-    its player's opponent the Reneg points; any other Downcard gives nothing."""
-    return add_at((0, 0), 1 - down.seat, table.reneg) if down.reneg else (0, 0)
 
 
 # --- words for players ---------------------------------------------------------------------
@@ -701,7 +408,7 @@ def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
             return "That card follows suit: play it as a Score."
         if rank_of(card) == rank_of(up):
             return "That card has the Upcard's rank: play it as a Usurp."
-        if _holds_suit(hand, suit_of(up)):
+        if holds_suit(hand, suit_of(up)):
             return f"You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."
     return None
 
@@ -737,4 +444,4 @@ def _message(state: UsurpState, you: Phrasing) -> str:
 
 RULES = UsurpRules()
 
-__all__ = ["RULES", "IllegalAction", "UsurpRules", "UsurpState"]
+__all__ = ["RULES", "UsurpRules", "UsurpState"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from games.bots.samplers.common import deal_unseen, fresh_seed
-from games.frozen import evolve
-from games.usurp import Downcard, UsurpState, _sort_hand
+from games.kit.frozen import evolve
+from games.kit.sampling import deal_unseen, fresh_seed
+from games.usurp.table import Downcard, UsurpState, sort_hand
 
 SCALE = 1.0  # Game Points: one hand won
 HAND_POINTS_PER_GAME_POINT = 150.0  # Hand Points that usually win a hand
@@ -33,7 +33,7 @@ def sample(state: UsurpState, seat: int, rng: random.Random) -> UsurpState:
     if pending_theirs:
         pending = Downcard(other, faces[-1], False)
     hands = list(state.hands)
-    hands[other] = _sort_hand(hand)
+    hands[other] = sort_hand(hand)
     return evolve(
         state,
         hands=tuple(hands),

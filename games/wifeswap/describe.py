@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Action
-from games.describe.words import scoreline, sentence, the, trick
-from games.phrasing import plural, seat_name
-from games.wifeswap import RULES, WifeSwapState
+from games.kit.base import Action
+from games.kit.phrasing import plural, seat_name
+from games.kit.words import scoreline, sentence, the, trick
 from games.wifeswap.families import family_points, trick_winner
+from games.wifeswap.rules import RULES, WifeSwapState
 
 
 def describe(

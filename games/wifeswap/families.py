@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from games.cards import SUIT_NAMES, french_deck, rank_of, suit_of
+from games.kit.cards import SUIT_NAMES, french_deck, rank_of, suit_of
 
 MAX_ARRANGEMENTS = 48  # concrete layouts listed by legal_actions (besides "pass")
 DECK: tuple[str, ...] = tuple(french_deck())

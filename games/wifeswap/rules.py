@@ -13,7 +13,7 @@ everyone refills to seven from the winner clockwise.
 Layouts are too many to list, so ``legal_actions`` offers ``pass`` plus a modest set of useful
 concrete layouts (each applies exactly as listed) and ``apply`` also accepts any other complete
 valid layout, normalising the order of families and cards first. ``preview`` (the optional
-member of games.base.Rules) runs the same validation and says what a layout would score, so
+member of games.kit.base.Rules) runs the same validation and says what a layout would score, so
 the client's arrangement board holds no scoring of its own.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import (
+from games.kit.base import (
     Action,
     IllegalAction,
     check_action_shape,
@@ -32,11 +32,12 @@ from games.base import (
     require_legal,
     top_scorers,
 )
-from games.cards import rng_for, shuffled
-from games.engine import Engine, cards_played
-from games.frozen import Record, evolve, freeze, remove_card, thaw
-from games.options import IntRange
-from games.phrasing import Phrasing, seat_name
+from games.kit.cards import shuffled
+from games.kit.engine import Engine
+from games.kit.frozen import Record, evolve, freeze, remove_card, thaw
+from games.kit.options import IntRange
+from games.kit.phrasing import Phrasing, seat_name
+from games.kit.tricks import cards_played
 from games.wifeswap.families import (
     DECK,
     DECK_SET,
@@ -106,7 +107,8 @@ class Outcome:
 HAND_ORDER: dict[str, tuple[int, int]] = {card: hand_key(card) for card in DECK}
 
 
-def _sorted_hand(cards: Iterable[str]) -> list[str]:
+def sorted_hand(cards: Iterable[str]) -> list[str]:
+    """A hand in the order it is shown."""
     return sorted(cards, key=HAND_ORDER.__getitem__)
 
 
@@ -120,18 +122,13 @@ def _parse_cards(value: object, what: str) -> list[str]:
 
 
 class WifeSwapRules(Engine[WifeSwapState]):
-    """The Rules contract (games.base.Rules) for Royal Wife-Swap."""
+    """The Rules contract (games.kit.base.Rules) for Royal Wife-Swap."""
 
     name = "wifeswap"
     title = "Royal Wife-Swap"
     min_seats = 3
     max_seats = 5
     lower_scores_win = False
-    pack = "french"
-    blurb = (
-        "Win tricks, then rearrange the royal families on the table to score — "
-        "swapping wives between kings is the whole art."
-    )
     table_options = (
         IntRange("target", "Play to this many points", 500, 50, 5000),
         IntRange("rounds", "Fixed number of rounds (0: play to the target)", 0, 0, ROUND_CAP),
@@ -146,12 +143,8 @@ class WifeSwapRules(Engine[WifeSwapState]):
         options: Mapping[str, Any] | None = None,
         deck: Sequence[str] | None = None,
     ) -> WifeSwapState:
-        opts, dealer, order = self.checked_setup(seats, options, deck)
-        if dealer is None:
-            # Counter 0 is the dealer draw; deal k uses counter k.
-            dealer = rng_for(seed, 0).randrange(seats)
-        if order is None:
-            order = list(shuffled(DECK, seed, 1))
+        # Counter 0 is the dealer draw; deal k uses counter k (``deals`` counts them).
+        opts, dealer, order, _ = self.opening(seats, seed, options, deck)
         hands, stock = _deal(order, seats, dealer)
         return WifeSwapState(
             seats=seats,
@@ -362,7 +355,7 @@ def _deal(
     for i in range(HAND_SIZE * seats):
         hands[(dealer + 1 + i) % seats].append(order[i])
     stock = tuple(order[HAND_SIZE * seats :])
-    return tuple(tuple(_sorted_hand(h)) for h in hands), stock
+    return tuple(tuple(sorted_hand(h)) for h in hands), stock
 
 
 # --- playing to the trick ---------------------------------------------------------------------
@@ -379,7 +372,7 @@ def _playable(state: WifeSwapState, seat: int) -> list[str]:
 
 def _plainly_legal(state: WifeSwapState, seat: int, action: object) -> bool:
     """A card play to the trick, following suit, by the seat awaited
-    (games.base.require_legal)."""
+    (games.kit.base.require_legal)."""
     return (
         not state.over
         and state.arranger < 0
@@ -518,7 +511,7 @@ def _settle(state: WifeSwapState, outcome: Outcome, kind: str) -> WifeSwapState:
         drawer = (seat + k) % n
         need = HAND_SIZE - len(hands[drawer])
         if need > 0:
-            hands[drawer] = tuple(_sorted_hand([*hands[drawer], *stock[:need]]))
+            hands[drawer] = tuple(sorted_hand([*hands[drawer], *stock[:need]]))
             del stock[:need]
     idle = 0 if outcome.laid else state.idle + 1
     tricks = state.tricks + 1

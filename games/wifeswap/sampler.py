@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.bots.samplers.common import deal_unseen, fresh_seed
-from games.frozen import evolve
-from games.wifeswap import WifeSwapState, _sorted_hand
+from games.kit.frozen import evolve
+from games.kit.sampling import deal_unseen, fresh_seed
 from games.wifeswap.families import SUIT, family_points
+from games.wifeswap.rules import WifeSwapState, sorted_hand
 
 SCALE = 60.0  # points: a good family or two
 
@@ -33,7 +33,7 @@ def sample(state: WifeSwapState, seat: int, rng: random.Random) -> WifeSwapState
     *dealt, stock = deal_unseen(unseen, [*sizes, len(state.stock)], rng, barred)
     hands = list(state.hands)
     for s, cards in zip(others, dealt, strict=True):
-        hands[s] = tuple(_sorted_hand(cards))
+        hands[s] = tuple(sorted_hand(cards))
     return evolve(state, hands=tuple(hands), stock=tuple(stock), seed=fresh_seed(rng))
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games.base import Rules
 from games.bots.selfplay import play_match
+from games.kit.base import Rules
 
 
 @dataclass

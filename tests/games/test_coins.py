@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from games import IllegalAction
-from games.cards import shuffled
-from games.coins import DECK, RULES, CoinsState, coin_points, winning_card
+from games.coins.rules import DECK, RULES, CoinsState, coin_points, winning_card
+from games.kit.cards import shuffled
 
 
 def stack(hands: Mapping[int, Sequence[str]], dealer: int) -> list[str]:

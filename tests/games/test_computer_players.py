@@ -16,10 +16,9 @@ from typing import Any
 import pytest
 
 import games
-from games.base import IllegalAction
 from games.bots import KINDS, choose
-from games.bots.samplers import SAMPLERS
 from games.bots.search import Budget, search
+from games.kit.base import IllegalAction
 from tests.games.randomplay import random_match, seat_counts
 
 GAMES = sorted(games.REGISTRY)
@@ -33,7 +32,7 @@ def _decisions(rules: Any, state: Any, seat: int) -> list[Any]:
 @pytest.mark.parametrize("name", GAMES)
 def test_samples_look_the_same_from_the_seat(name: str) -> None:
     rules = games.get(name)
-    sample = SAMPLERS[name].sample
+    sample = games.game(name).sampler.sample
     checked = 0
     for i, seats in enumerate(seat_counts(rules)):
         played = random_match(rules, seats, seed=8000 + i)

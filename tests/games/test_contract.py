@@ -1,4 +1,4 @@
-"""The one contract test every game in the registry must pass (games.base.Rules).
+"""The one contract test every game in the registry must pass (games.kit.base.Rules).
 
 Random seeded matches end; every legal action applies and anything else raises
 ``IllegalAction`` and changes nothing; ``apply`` never mutates its input; cards are
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import games
-from games.base import IllegalAction
+from games.kit.base import IllegalAction
 from tests.games.randomplay import (
     Played,
     all_games,
@@ -71,8 +71,9 @@ def test_registry_entry_has_the_contract_members(name: str) -> None:
     assert 1 <= rules.min_seats <= rules.max_seats
     assert isinstance(rules.title, str) and rules.title
     assert isinstance(rules.lower_scores_win, bool)
-    assert rules.pack in ("french", "spanish", "tarot")
-    assert rules.blurb.endswith(".") and "\n" not in rules.blurb
+    presentation = games.game(name).presentation
+    assert presentation.pack in ("french", "spanish", "tarot")
+    assert presentation.blurb.endswith(".") and "\n" not in presentation.blurb
     defaults = rules.default_options()
     json.dumps(defaults)
     schema = {entry["name"]: entry for entry in rules.options_schema()}

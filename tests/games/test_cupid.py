@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from games import IllegalAction
-from games.cards import rng_for, shuffled
-from games.cupid import ORDER, RULES, CupidState, beats, trick_value
+from games.cupid.rules import ORDER, RULES, CupidState, beats, trick_value
+from games.kit.cards import rng_for, shuffled
 
 DEFAULT_PRIZE = ("7S", "7H")  # worth 14 (spade + heart: the sum)
 

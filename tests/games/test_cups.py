@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from games import REGISTRY, IllegalAction
-from games.cards import rng_for, shuffled, tarot_deck
-from games.cups import DECK, LEFT, RIGHT, RULES, TURN_CAP, CupsState
+from games.cups.rules import DECK, LEFT, RIGHT, RULES, TURN_CAP, CupsState
+from games.kit.cards import rng_for, shuffled, tarot_deck
 from tests.games.randomplay import random_match
 
 SEED = 7

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import games
-from games.cards import card_name
-from games.describe import DESCRIBERS, describe
+from games import describe
+from games.kit.cards import card_name
 from tests.games.randomplay import (
     all_games,
     card_codes_in,
@@ -59,7 +59,7 @@ def _named(text: str, pack: str, deck: list[str]) -> set[str]:
 
 
 def test_every_game_has_a_describer() -> None:
-    assert set(DESCRIBERS) == set(games.REGISTRY)
+    assert all(callable(games.game(name).describe) for name in games.REGISTRY)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -77,7 +77,7 @@ def test_accounts_name_only_public_cards(name: str) -> None:
             assert "None" not in text and "undefined" not in text, text
             public = _visible(rules, before) | _visible(rules, after)
             public |= _turned_face_up(name, before, action)
-            named = _named(text, rules.pack, deck) | card_codes_in(
+            named = _named(text, games.game(name).presentation.pack, deck) | card_codes_in(
                 account.get("trick"), frozenset(deck)
             )
             leaked = named - public
@@ -108,7 +108,7 @@ def test_the_card_that_ends_a_coins_hand_is_named_with_its_trick() -> None:
 def test_a_coins_trick_says_why_it_was_won() -> None:
     rules = games.get("coins")
     # Cups, coins and swords: clubs are missing, so cups (after clubs in the cycle) win.
-    from games.describe.coins import why
+    from games.coins.describe import why
 
     assert why(["5C", "9O", "AS"]).startswith("three suits: clubs are missing, so cups win")
     assert why(["5C", "9C", "AS"]) == "a pair of cups: the higher of the pair wins"

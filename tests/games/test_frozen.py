@@ -1,10 +1,10 @@
-"""The helpers that change frozen states (games.frozen) give what the long way gives."""
+"""The helpers that change frozen states (games.kit.frozen) give what the long way gives."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.frozen import add_at, evolve, freeze, remove_card, thaw
+from games.kit.frozen import add_at, evolve, freeze, remove_card, thaw
 
 
 @dataclass(frozen=True)

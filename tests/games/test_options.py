@@ -1,4 +1,4 @@
-"""Option declarations (games.options): the schema, the defaults and the checks of new_game
+"""Option declarations (games.kit.options): the schema, the defaults and the checks of new_game
 all follow from one declaration per option, and the refusals read as they always have."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import games
-from games.base import IllegalAction
-from games.options import Choice, Flag, IntRange, defaults, schema, settle
+from games.kit.base import IllegalAction
+from games.kit.options import Choice, Flag, IntRange, defaults, schema, settle
 
 DECLARED = (
     IntRange("target", "Points to win", 100, 10, 500),

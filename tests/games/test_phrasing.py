@@ -1,8 +1,8 @@
-"""Seat phrasing in messages (games.phrasing): "You" for the viewer, "Seat n" otherwise."""
+"""Seat phrasing in messages (games.kit.phrasing): "You" for the viewer, "Seat n" otherwise."""
 
 from __future__ import annotations
 
-from games.phrasing import Phrasing, plural, seat_list, seat_name
+from games.kit.phrasing import Phrasing, plural, seat_list, seat_name
 
 
 def test_the_viewer_is_you_and_the_verb_agrees() -> None:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import games
+
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 MODULES = sorted(GAMES_DIR.rglob("*.py"))
 
@@ -67,8 +69,12 @@ def impurities(source: str) -> list[str]:
     return found
 
 
-def test_the_games_package_has_modules() -> None:
-    assert GAMES_DIR / "base.py" in MODULES and GAMES_DIR / "cards.py" in MODULES
+def test_the_walk_reaches_the_kit_and_every_game_folder() -> None:
+    kit = GAMES_DIR / "kit"
+    assert kit / "base.py" in MODULES and kit / "cards.py" in MODULES
+    for bundle in games.GAMES:
+        folder = GAMES_DIR / bundle.name
+        assert {folder / "rules.py", folder / "describe.py", folder / "sampler.py"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(GAMES_DIR)))
@@ -99,5 +105,5 @@ print(1)
         "calls print()",
     ):
         assert expected in found
-    good = "import random\nfrom games.cards import shuffled\nrandom.Random(1).shuffle([])\n"
+    good = "import random\nfrom games.kit.cards import shuffled\nrandom.Random(1).shuffle([])\n"
     assert impurities(good) == []

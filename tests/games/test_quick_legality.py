@@ -1,7 +1,7 @@
 """The engines' quick legality paths agree with ``legal_actions``.
 
 ``apply`` accepts the common actions through a game's ``plainly_legal`` without listing
-every legal action (games.base.require_legal), and Royal Wife-Swap takes a listed layout's
+every legal action (games.kit.base.require_legal), and Royal Wife-Swap takes a listed layout's
 outcome without validating it again. Both are only shortcuts: whatever they accept,
 ``legal_actions`` lists, and a listed layout settles exactly as the full validation says.
 """
@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 import games
-from games import coins, cupid, cups, wifeswap
-from games.base import Action
+from games.coins import rules as coins
+from games.cupid import rules as cupid
+from games.cups import rules as cups
+from games.kit.base import Action
+from games.wifeswap import rules as wifeswap
 from tests.games.randomplay import option_combinations, random_match, seat_counts
 
 QUICK = {

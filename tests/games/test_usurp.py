@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from games import IllegalAction, replay
-from games.cards import FRENCH_RANKS, french_deck
-from games.usurp import RULES, UsurpState
+from games.kit.cards import FRENCH_RANKS, french_deck
+from games.usurp.rules import RULES, UsurpState
 from tests.games.randomplay import card_codes_in, current_deal
 
 P, OPP = 0, 1

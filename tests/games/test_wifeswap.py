@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 import games
-from games.base import IllegalAction
-from games.wifeswap import RULES, WifeSwapState
+from games.kit.base import IllegalAction
 from games.wifeswap.families import DECK, family_points, trick_winner
+from games.wifeswap.rules import RULES, WifeSwapState
 from tests.games.randomplay import card_codes_in
 
 RANK_ORDER = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]

@@ -1,0 +1,22 @@
+"""Cups, whole: its rules, the account of its moves, its computer players' sampler and
+how it is shown, bundled as ``GAME`` for the registry (games/__init__.py).
+
+The folder: rules.py (the engine), describe.py (each move in words), sampler.py
+(the searching computer player's view of the unseen cards), presentation.py (pack and blurb).
+The rules for players are docs/rules/cups.md.
+"""
+
+from __future__ import annotations
+
+from games.cups import sampler
+from games.cups.describe import describe
+from games.cups.presentation import PRESENTATION
+from games.cups.rules import RULES, CupsState
+from games.kit.game import Game, Sampler
+
+GAME: Game[CupsState] = Game(
+    rules=RULES,
+    describe=describe,
+    sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
+    presentation=PRESENTATION,
+)
