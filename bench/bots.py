@@ -41,11 +41,9 @@ from games.kit.base import top_scorers
 
 # (game, seats) tables, every seat count of every game.
 TABLES: list[tuple[str, int]] = [
-    ("cupid", 2),
-    ("usurp", 2),
-    ("coins", 3),
-    *(("cups", seats) for seats in range(2, 7)),
-    *(("wifeswap", seats) for seats in range(3, 6)),
+    (bundle.name, seats)
+    for bundle in games.GAMES
+    for seats in range(bundle.rules.min_seats, bundle.rules.max_seats + 1)
 ]
 # (level under test, opposing kind).
 PAIRINGS: list[tuple[str, str]] = [
@@ -53,14 +51,8 @@ PAIRINGS: list[tuple[str, str]] = [
     ("strong", "random"),
     ("normal", "heuristic"),
 ]
-# Shortened matches: a lower target, or a single hand or round.
-SHORT: dict[str, dict[str, Any]] = {
-    "cupid": {"target": 40},
-    "usurp": {"game_points": 1},
-    "coins": {"target": 10},
-    "cups": {},
-    "wifeswap": {"rounds": 1},
-}
+# Shortened matches: a lower target, or a single hand or round (each game's own).
+SHORT: dict[str, dict[str, Any]] = {bundle.name: dict(bundle.short_match) for bundle in games.GAMES}
 Z = 1.959964  # the 97.5th percentile of the normal distribution
 
 

@@ -21,11 +21,18 @@ import games
 from bench import machine
 from games.bots.selfplay import play_match
 
+
+def usual_table(rules: games.Rules[Any]) -> tuple[str, str, int, dict[str, Any]]:
+    """A game at its usual table: the middle of its seat range, default options."""
+    seats = (rules.min_seats + rules.max_seats) // 2
+    if rules.min_seats == rules.max_seats:
+        return (rules.title, rules.name, seats, {})
+    return (f"{rules.title}, defaults, {seats} seats", rules.name, seats, {})
+
+
 # (label, game, seats, options): every game at its usual table, Cups also with variants on.
 CASES: list[tuple[str, str, int, dict[str, Any]]] = [
-    ("Cupid", "cupid", 2, {}),
-    ("Coins", "coins", 3, {}),
-    ("Cups, defaults, 4 seats", "cups", 4, {}),
+    *(usual_table(bundle.rules) for bundle in games.GAMES),
     (
         "Cups, all variants on (democratic_league), 4 seats",
         "cups",
@@ -48,8 +55,6 @@ CASES: list[tuple[str, str, int, dict[str, Any]]] = [
             "graveyard_counts": "double",
         },
     ),
-    ("Royal Wife-Swap, 4 seats", "wifeswap", 4, {}),
-    ("Usurp", "usurp", 2, {}),
 ]
 
 

@@ -19,4 +19,5 @@ GAME: Game[CoinsState] = Game(
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    short_match={"target": 10},
 )

@@ -6,7 +6,9 @@ Each game folder's ``__init__`` exports ``GAME``, a :class:`Game` made of
 - ``describe``: the public account of each move (``describe(before, seat, action,
   after)``), the words the table's log, the review and the transcript all use;
 - ``sampler``: what the searching computer player needs of the game (games.bots.search);
-- ``presentation``: the facts the pages and the client show.
+- ``presentation``: the facts the pages and the client show;
+- ``short_match``: table options that make a match short (a low target, a single hand or
+  round), for benchmarks that play many matches.
 
 games/__init__.py lists the bundles once; everything that depends on which game is
 played looks the piece up there, never in a table of its own keyed by the game's name.
@@ -15,8 +17,8 @@ played looks the piece up there, never in a table of its own keyed by the game's
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from games.kit.base import Action, Rules
@@ -71,6 +73,7 @@ class Game(Generic[S]):
     describe: Describer[S]
     sampler: Sampler[S]
     presentation: Presentation
+    short_match: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -21,4 +21,5 @@ GAME: Game[UsurpState] = Game(
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    short_match={"game_points": 1},
 )

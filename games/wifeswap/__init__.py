@@ -20,4 +20,5 @@ GAME: Game[WifeSwapState] = Game(
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    short_match={"rounds": 1},
 )
