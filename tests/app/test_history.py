@@ -8,6 +8,7 @@ Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,7 +17,7 @@ from sqlalchemy import insert
 
 from app.db import make_engine
 from app.models import Match, MatchPlayer, Room
-from tests.app.helpers import NewClient, account
+from tests.app.helpers import NewClient, account, next_of
 from tests.app.test_accounts import finished_guest_match
 from tests.app.test_api import error_of
 
@@ -161,6 +162,20 @@ def test_history_filters_and_cursor_paging(new_client: NewClient, database_url: 
     error_of(viewer.get("/api/matches", params={"game": "chess"}), 422, "unknown_game")
 
 
+def told_as_in_the_review(client: TestClient, match_id: str, names: list[str]) -> list[str]:
+    """The review's account of every move as a transcript's move line: "  12. Ann played …",
+    its seats named as the review page names them."""
+    frames = client.get(f"/api/matches/{match_id}/review").json()["frames"]
+    lines = []
+    for frame in frames[1:]:
+        event = frame["event"]
+        text = re.sub(r"\bSeat (\d+)\b", lambda m: names[int(m.group(1)) - 1], event["text"])
+        if event["timeout"]:
+            text += " (time ran out: the clock played this move)"
+        lines.append(f"  {frame['seq']:>3}. {text}")
+    return lines
+
+
 def test_a_finished_match_downloads_as_its_record_and_a_transcript(
     new_client: NewClient,
 ) -> None:
@@ -181,9 +196,11 @@ def test_a_finished_match_downloads_as_its_record_and_a_transcript(
     assert record["seed"] in text and record["seed_hash"] in text
     moves = [line for line in text.splitlines() if line[:6].strip().rstrip(".").isdigit()]
     assert len(moves) == len(record["events"])
+    # Every move in the review's words: the player's name and the card's name, never its code.
+    names = [seat["name"] for seat in sorted(record["seats"], key=lambda s: s["seat"])]
+    assert moves == told_as_in_the_review(ann, match_id, names)
     first = record["events"][0]
-    # Every move in words: the player's name and the card's name, never its code.
-    assert f"{['Ann', 'Ada', 'Babbage'][first['seat']]} plays the " in moves[0]
+    assert moves[0].split(". ", 1)[1].startswith(f"{names[first['seat']]} played the ")
     assert first["action"]["card"] not in moves[0].split()
     moves_part = text.split("\nMoves\n")[1].split("\nResult\n")[0]
     assert "Seat " not in moves_part and "Ann: " in text.split("\nResult\n")[1]
@@ -194,3 +211,54 @@ def test_a_finished_match_downloads_as_its_record_and_a_transcript(
     for kind in ("record.json", "transcript.txt"):
         error_of(ann.get(f"/api/matches/{playing['match_id']}/{kind}"), 409, "not_finished")
     error_of(ann.get("/api/matches/nope/transcript.txt"), 404, "match_not_found")
+
+
+def test_the_transcript_carries_the_talk_where_the_review_shows_it(new_client: NewClient) -> None:
+    ann = new_client("Ann")
+    rid = ann.post("/api/rooms", json={"game": "cupid", "options": {"target": 10}}).json()["id"]
+    assert ann.post(f"/api/rooms/{rid}/bots", json={"seat": 1}).status_code == 200
+    said: list[tuple[str, int]] = []
+
+    def say(text: str, version: int | None) -> None:
+        ws.send_json({"type": "chat", "channel": "table", "text": text})
+        next_of(ws, "chat")
+        if version is not None:
+            said.append((text, version))
+
+    with ann.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        say("Good luck", None)  # before the match: not part of it
+        assert ann.post(f"/api/rooms/{rid}/start").status_code == 200
+        while True:
+            message = next_of(ws, "state")
+            view = message["view"]
+            if view["over"]:
+                break
+            if not view["legal_actions"]:
+                continue
+            if len(said) < 3:  # the computer waits for Ann while she talks
+                say(f"at move {message['version']}", message["version"])
+            ws.send_json(
+                {"type": "act", "version": message["version"], "action": view["legal_actions"][0]}
+            )
+        say("Good game", message["version"])
+    match_id = ann.get(f"/api/rooms/{rid}").json()["match_id"]
+    text = ann.get(f"/api/matches/{match_id}/transcript.txt").text
+    review = ann.get(f"/api/matches/{match_id}/review").json()
+    assert [(line["text"], line["version"]) for line in review["chat"]] == said
+
+    moves_part = text.split("\nMoves\n")[1].split("\nResult\n")[0].splitlines()
+    moves_made = 0
+    heard = []
+    for line in moves_part:
+        if line[:6].strip().rstrip(".").isdigit():
+            moves_made += 1
+        else:
+            # A line of talk: "<when> Ann: <text>", after the moves made before it was said.
+            when, rest = line.strip().split(" ", 1)
+            assert when.endswith("Z") and rest.startswith("Ann: ")
+            heard.append((rest.removeprefix("Ann: "), moves_made))
+    assert heard == said
+    names = [seat["name"] for seat in review["match"]["seats"]]
+    assert [line for line in moves_part if line[:6].strip().rstrip(".").isdigit()] == (
+        told_as_in_the_review(ann, match_id, names)
+    )

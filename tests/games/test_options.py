@@ -9,7 +9,7 @@ import pytest
 
 import games
 from games.kit.base import IllegalAction
-from games.kit.options import Choice, Flag, IntRange, defaults, schema, settle
+from games.kit.options import Choice, Flag, IntRange, defaults, for_rematch, schema, settle
 
 DECLARED = (
     IntRange("target", "Points to win", 100, 10, 500),
@@ -43,6 +43,12 @@ def test_settle_fills_defaults_and_passes_the_dealer_through() -> None:
     assert settle(DECLARED, None) == defaults(DECLARED)
     settled = settle(DECLARED, {"target": 10, "jokers": True, "dealer": 1})
     assert settled == {"target": 10, "pace": "slow", "jokers": True, "dealer": 1}
+
+
+def test_a_rematch_keeps_the_options_but_the_first_dealer() -> None:
+    settled = settle(DECLARED, {"target": 10, "dealer": 1})
+    assert for_rematch(settled) == {"target": 10, "pace": "slow", "jokers": False}
+    assert for_rematch({"target": 10}) == {"target": 10}
 
 
 @pytest.mark.parametrize(
