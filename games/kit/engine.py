@@ -34,14 +34,6 @@ class Dealt(Protocol):
 S = TypeVar("S", bound=Dealt)
 
 
-class Setup(NamedTuple):
-    """The checked settings of a new match."""
-
-    options: dict[str, Any]  # the defaults updated with the given options
-    dealer: int | None  # the fixed first dealer, or None to choose as the rules say
-    deck: list[str] | None  # the stacked card order, or None to shuffle
-
-
 class Opening(NamedTuple):
     """How a new match begins: its settings, its first dealer and the first deal's cards."""
 
@@ -68,15 +60,6 @@ class Engine(Rules[S]):
     def options_schema(self) -> list[dict[str, Any]]:
         return schema(self.table_options)
 
-    def checked_setup(
-        self, seats: int, options: Mapping[str, Any] | None, deck: Sequence[str] | None
-    ) -> Setup:
-        """The checks every ``new_game`` starts with: seats, options, first dealer, deck."""
-        check_seats(self, seats)
-        settled = settle(self.table_options, options)
-        dealer = check_dealer(settled, seats)
-        return Setup(settled, dealer, check_deck(deck, self.deck(seats, settled)))
-
     def choose_dealer(self, rng: random.Random, seats: int) -> int:
         """The first dealer when no ``dealer`` option fixes it: by default a seat at random.
         ``rng`` is the match's own for this choice (games.kit.cards.rng_for)."""
@@ -92,18 +75,19 @@ class Engine(Rules[S]):
         """The set-up every ``new_game`` starts with: the checked settings, the first
         dealer (``choose_dealer`` unless fixed) and the first deal's cards (the stacked
         ``deck``, or ``deck(...)`` shuffled with the seed)."""
-        settings = self.checked_setup(seats, options, deck)
+        check_seats(self, seats)
+        settled = settle(self.table_options, options)
+        dealer = check_dealer(settled, seats)
+        cards = check_deck(deck, self.deck(seats, settled))
         counter = 0
-        dealer = settings.dealer
         if dealer is None or self.reserve_opening_counters:
             if dealer is None:
                 dealer = self.choose_dealer(rng_for(seed, counter), seats)
             counter += 1
-        cards = settings.deck
         if cards is None:
-            cards = list(shuffled(self.deck(seats, settings.options), seed, counter))
+            cards = list(shuffled(self.deck(seats, settled), seed, counter))
         # The first deal takes its counter even when a stacked deck replaced it.
-        return Opening(settings.options, dealer, cards, counter + 1)
+        return Opening(settled, dealer, cards, counter + 1)
 
     def common_view(
         self,
