@@ -1,0 +1,97 @@
+"""What a benchmark table's seats say: Parlour's own protocol on real rooms, or the echo
+baseline's turns (bench/echo_server.py), with messages the size of the real server's."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import orjson
+
+from bench.load.generator import Generator, ProtocolFactory, Table
+
+
+class ParlourProtocol:
+    """Real rooms on the real server: act with a random legal action when it is our turn."""
+
+    def __init__(self, gen: Generator, options: dict[str, dict[str, Any]]) -> None:
+        self.gen = gen
+        self.options = options  # each game's room options
+
+    async def setup(self, table: Table) -> None:
+        api = self.gen.api(table)
+        table.cookies = [
+            await api.session(f"T{table.index}s{seat}") for seat in range(table.seat_count)
+        ]
+        table.room_id = await api.new_table(
+            table.cookies, table.game, self.options.get(table.game, {})
+        )
+
+    def begin(self, table: Table) -> None:
+        pass  # the server sends each seat its state on connect
+
+    async def rematch(self, table: Table) -> None:
+        table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
+        self.gen.stats.rematches += 1
+
+    def on_message(self, table: Table, seat: int, raw: str | bytes) -> None:
+        message = orjson.loads(raw)
+        kind = message.get("type")
+        stats = self.gen.stats
+        if kind == "state":
+            version = message["version"]
+            table.state_received(seat, version, len(raw))
+            view = message["view"]
+            if view.get("over"):
+                if not table.over.is_set():
+                    stats.matches_finished += 1
+                    table.over.set()
+                return
+            legal = view.get("legal_actions")
+            if legal and seat in view.get("to_act", ()):
+                action = legal[table.rng.randrange(len(legal))]
+                text = orjson.dumps({"type": "act", "version": version, "action": action})
+                table.may_act(seat, version, text.decode())
+        elif kind == "error":
+            stats.error(str(message.get("code")))
+
+
+def parlour(options: dict[str, dict[str, Any]]) -> ProtocolFactory:
+    """Real rooms, opened with ``options`` for each game."""
+    return lambda gen: ParlourProtocol(gen, options)
+
+
+class EchoProtocol:
+    """The baseline: seats take turns (version n is answered by seat n mod seats)."""
+
+    def __init__(self, gen: Generator, message_bytes: int) -> None:
+        self.gen = gen
+        overhead = len('{"type":"state","version":1000,"pad":""}')
+        self.pad = "x" * max(0, message_bytes - overhead)
+
+    def text(self, version: int) -> str:
+        return f'{{"type":"state","version":{version},"pad":"{self.pad}"}}'
+
+    async def setup(self, table: Table) -> None:
+        table.room_id = f"echo-{table.index}-{random.getrandbits(32):08x}"
+
+    def begin(self, table: Table) -> None:
+        # The echo server greets nobody: every seat starts at version 0 as if told so.
+        for seat in range(table.seat_count):
+            table.arrived(seat, 0, time.perf_counter())
+        table.may_act(0, 0, self.text(1))
+
+    async def rematch(self, table: Table) -> None:  # echo tables never finish
+        await self.setup(table)
+
+    def on_message(self, table: Table, seat: int, raw: str | bytes) -> None:
+        version = orjson.loads(raw)["version"]
+        table.state_received(seat, version, len(raw))
+        if version % table.seat_count == seat:
+            table.may_act(seat, version, self.text(version + 1))
+
+
+def echo(message_bytes: int) -> ProtocolFactory:
+    """The echo baseline's turns, each message ``message_bytes`` long."""
+    return lambda gen: EchoProtocol(gen, message_bytes)

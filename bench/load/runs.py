@@ -1,0 +1,182 @@
+"""The runs a load benchmark can make, in the order it makes them: saturated, the echo
+baseline, paced, the echo baseline paced, paced under the stall probe, idle connections
+and a profiled saturated run. Each is shown as it ends and kept for the record."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from bench.load.drive import IdleResult, Result, drive, measure_idle
+from bench.load.generator import ProtocolFactory
+from bench.load.profiling import start_profiler, summarise_profile, wait_for_profiler
+from bench.load.protocols import echo, parlour
+from bench.load.report import format_idle, format_result, speed_ratio
+from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
+from bench.load.stalls import STALL_MS, stall_report
+
+
+def game_tables(games: list[str], rooms: int) -> list[tuple[str, int]]:
+    """``rooms`` tables, (game, seats), taking the games in turn."""
+    seats = {"cupid": 2, "coins": 3}
+    return [(games[i % len(games)], seats[games[i % len(games)]]) for i in range(rooms)]
+
+
+class Runs:
+    """One benchmark invocation's runs and everything they showed."""
+
+    def __init__(self, args: argparse.Namespace, launcher: Launcher) -> None:
+        self.args = args
+        self.launcher = launcher
+        self.games = [g.strip() for g in args.games.split(",") if g.strip()]
+        options: dict[str, dict[str, Any]] = {}
+        if args.target:
+            options = {g: {"target": args.target} for g in self.games}
+        self.parlour = parlour(options)
+        self.results: list[Result] = []
+        self.idles: list[IdleResult] = []
+        self.saturated_result: Result | None = None  # the real server's, for the baseline
+        self.baseline_result: Result | None = None
+        self.profile_lines: list[str] = []
+        self.stall_lines: list[str] = []
+        self.shown: list[str] = []
+
+    @property
+    def error_count(self) -> int:
+        return sum(r.error_count for r in self.results) + sum(
+            sum(i.errors.values()) for i in self.idles
+        )
+
+    def show(self, lines: list[str]) -> None:
+        print("\n".join(lines), flush=True)
+        self.shown.extend(lines)
+
+    async def run(self, names: list[str]) -> None:
+        """Make the runs named (in this order, whatever order they were named in)."""
+        if "saturated" in names:
+            await self.saturated()
+        if "baseline" in names:
+            await self.baseline()
+        if self.saturated_result and self.baseline_result:
+            ratio = speed_ratio(self.saturated_result, self.baseline_result)
+            self.show([f"ratio actions/s / baseline round trips/s = {ratio:.2f} (target >= 0.5)"])
+        if "paced" in names:
+            await self.paced()
+        if "paced-baseline" in names:
+            await self.paced_baseline()
+        if "stalls" in names:
+            await self.stalls()
+        if "idle" in names:
+            await self.idle()
+        if "profile" in names:
+            await self.profile()
+
+    async def measure(
+        self, servers: list[Server], label: str, protocol: ProtocolFactory, *, paced: bool
+    ) -> Result:
+        """One run on ``servers`` (stopped after it), saturated or paced; shown and kept."""
+        args = self.args
+        with stopped_after(servers):
+            result = await drive(
+                servers,
+                label=label,
+                protocol=protocol,
+                tables=game_tables(self.games, args.paced_rooms if paced else args.rooms),
+                pace=args.pace if paced else None,
+                warmup=args.warmup,
+                duration=args.paced_duration if paced else args.duration,
+                sample_every=args.sample_every,
+                quiet_wait=args.quiet_wait,
+            )
+        self.results.append(result)
+        self.show(format_result(result))
+        return result
+
+    def state_bytes(self, otherwise: int) -> int:
+        """The saturated run's mean state message size, for the echo baseline to send."""
+        size = int(self.saturated_result.mean_state_bytes) if self.saturated_result else 0
+        return size or otherwise
+
+    async def saturated(self) -> None:
+        """Every seat acts the moment it may (the rate limit raised)."""
+        servers = self.launcher.parlour("saturated", env=RATE_LIMIT_RAISED)
+        self.saturated_result = await self.measure(servers, "parlour", self.parlour, paced=False)
+
+    async def baseline(self) -> None:
+        """The echo server under the same load."""
+        protocol = echo(self.state_bytes(1400))
+        servers = self.launcher.echo()
+        self.baseline_result = await self.measure(servers, "echo baseline", protocol, paced=False)
+
+    async def paced(self) -> None:
+        """Every seat acts every ``--pace`` seconds when it may (the default limits)."""
+        servers = self.launcher.parlour("paced")
+        await self.measure(servers, "parlour", self.parlour, paced=True)
+
+    async def paced_baseline(self) -> None:
+        """The bare transport under the paced load: the latency floor of this machine, the
+        generator and the stack, with no game and no database."""
+        protocol = echo(self.state_bytes(900))
+        await self.measure(self.launcher.echo(), "echo baseline", protocol, paced=True)
+
+    async def stalls(self) -> None:
+        """The paced run again with the stall probe wrapped around the server's app."""
+        reports = self.launcher.workdir / "stalls"
+        reports.mkdir(exist_ok=True)
+        servers = self.launcher.parlour(
+            "stalls",
+            app="bench.stall_probe:create_app",
+            env={
+                "STALL_PROBE_APP": self.launcher.app,
+                "STALL_REPORT": str(reports / "{pid}.json"),
+                "STALL_MS": str(STALL_MS),
+            },
+        )
+        label = "parlour (stall probe)"
+        probed = await self.measure(servers, label, self.parlour, paced=True)
+        self.stall_lines = stall_report(sorted(reports.glob("*.json")), probed.window)
+        self.show(self.stall_lines)
+
+    async def idle(self) -> None:
+        """``--idle`` connections that never act, on the real server then the echo server."""
+        games, per_table = self.games[:1], game_tables(self.games, 1)[0][1]
+        tables = game_tables(games, max(1, self.args.idle // per_table))
+        with stopped_after(self.launcher.parlour("idle", one_process=True)) as servers:
+            self.idles.append(
+                await measure_idle(servers[0], "parlour", self.parlour, tables, greeted=True)
+            )
+        with stopped_after(self.launcher.echo()) as servers:
+            self.idles.append(
+                await measure_idle(servers[0], "echo baseline", echo(0), tables, greeted=False)
+            )
+        for idle in self.idles:
+            self.show([format_idle(idle)])
+
+    async def profile(self) -> None:
+        """An extra saturated run with py-spy attached to the server (not in the record's
+        table): where the server's time goes."""
+        args = self.args
+        out = self.launcher.workdir / "profile.txt"
+        servers = self.launcher.parlour("profile", one_process=True, env=RATE_LIMIT_RAISED)
+        with stopped_after(servers):
+            run = asyncio.ensure_future(
+                drive(
+                    servers,
+                    label="parlour (profiled)",
+                    protocol=self.parlour,
+                    tables=game_tables(self.games, args.rooms),
+                    pace=None,
+                    warmup=args.warmup,
+                    duration=args.profile_duration + 2,
+                )
+            )
+            await asyncio.sleep(args.warmup + 3)
+            spy = start_profiler(servers[0].pid, args.profile_duration, out)
+            result = await run
+            await wait_for_profiler(spy)
+        self.show(format_result(result))
+        if out.exists():
+            self.profile_lines = summarise_profile(out)
+            self.show(self.profile_lines)
+            self.show([f"  raw stacks: {out}"])
