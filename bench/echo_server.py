@@ -1,4 +1,4 @@
-"""The baseline for bench/load.py: the bare transport on Parlour's own stack.
+"""The baseline for the load benchmark (bench/load/): the bare transport on Parlour's own stack.
 
 ``uvicorn bench.echo_server:app`` (FastAPI + uvicorn + the same ``--ws`` implementation
 and flags as the real server) accepts WebSockets on ``/ws/rooms/{room}`` and sends every

@@ -32,6 +32,7 @@ The package, one concern a module:
   py-spy profile and the stall probe's report.
 """
 
+# bench.persistence empties its PostgreSQL database the same way.
 from bench.load.servers import reset_postgres
 
 __all__ = ["reset_postgres"]

@@ -1,4 +1,4 @@
-"""A short run of the load benchmark (bench/load.py): it completes with zero errors, prints
+"""A short run of the load benchmark (bench/load/): it completes with zero errors, prints
 every figure and records the run in the results directory it is given (a temporary one, so
 bench/results/ is left alone). No timing is asserted; the figures are benchmark output."""
 
