@@ -1,7 +1,7 @@
 """On a phone, a tooltip never outlives the next tap.
 
 A card that cannot be played is dimmed, and its reason shows in a tooltip on hover and on
-keyboard focus (static/css/parlour.css). A phone has no hover, but the element a finger
+keyboard focus (static/css/cards.css). A phone has no hover, but the element a finger
 tapped stays hovered and focused until the next tap, so a tooltip tied to hover or focus
 could stay over the table. In real Chromium emulating a phone (360 x 740, touch screen,
 mobile), Bob, mid-play and waiting for his opponent, taps one of his cards: its reason is

@@ -6,6 +6,7 @@
 import { ApiError, get, post } from "../lib/api.js";
 import { cardEl } from "../lib/cards.js";
 import { $, $$, boot, h, plural, showError } from "../lib/dom.js";
+import { tableModule } from "../table/registry.js";
 import { currentUser, initChrome, saveName } from "./common.js";
 
 initChrome();
@@ -13,22 +14,16 @@ initChrome();
 const data = boot();
 const gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, { ...g }]));
 
-// The card that pictures each game, drawn in the game's own pack (data-pack, from the server).
-const ART = {
-  cupid: ["KH", { KH: "Cupid" }],
-  coins: ["AO", {}],
-  cups: ["AC", {}],
-  wifeswap: ["QH", {}],
-  usurp: ["KS", {}],
-};
-
+// The card that pictures each game (its table module's `art`, else the ace of spades, with
+// the module's own card titles), drawn in the game's own pack (data-pack, from the server).
 for (const art of $$("[data-game-art]")) {
-  const [code, titles] = ART[art.dataset.gameArt] || ["AS", {}];
-  art.append(cardEl(code, art.dataset.pack, { titles, className: "art" }));
+  const game = tableModule(art.dataset.gameArt);
+  art.append(cardEl(game.art || "AS", art.dataset.pack, { titles: game.titles, className: "art" }));
 }
 
+/** The chosen game; the page checks one, else the first on offer. */
 function selectedGame() {
-  return $('input[name="game"]:checked')?.value || "cupid";
+  return ($('input[name="game"]:checked') || $('input[name="game"]'))?.value;
 }
 
 function optionField(option) {

@@ -9,6 +9,7 @@ import { completedTrick, trickAccount, trickEl } from "./pieces.js";
 const SUIT_LETTER = { cups: "C", coins: "O", swords: "S", clubs: "B" };
 
 export default {
+  art: "AO", // the card that pictures the game on the home page, in its own pack
   showsLastTrick: true, // the centre shows the completed trick with its winner and points
 
   info(ctx) {

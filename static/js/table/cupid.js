@@ -13,6 +13,7 @@ function drawAction(ctx, source) {
 }
 
 export default {
+  art: "KH", // the card that pictures the game on the home page, in its own pack
   showsLastTrick: true, // the centre shows the completed trick with its winner and points
   titles: TITLES,
 

@@ -17,6 +17,7 @@ const VARIANT_TEXT = {
 };
 
 export default {
+  art: "AC", // the card that pictures the game on the home page, in its own pack
   scoreUnit: "cards", // scores are the cards you still hold: fewer is better
 
   info(ctx) {

@@ -1,6 +1,9 @@
-// registry.js — which table module draws which game, by the server's game name. Everything
-// else about a game (its title, its pack of cards, its seats) comes from the server, in the
-// page's boot data. A game without a module of its own gets the generic table.
+// registry.js — which table module draws which game, by the server's game name: the one
+// place the client lists the games. A game's module (<game>.js) holds everything the client
+// knows of it alone — its table parts and the card that pictures it on the home page — and
+// its look is static/css/games/<game>.css. Everything else about a game (its title, its pack
+// of cards, its seats) comes from the server, in the page's boot data. A game without a
+// module of its own gets the generic table.
 
 import coins from "./coins.js";
 import cupid from "./cupid.js";

@@ -1,7 +1,7 @@
 // table.js — the card table shared by every game. It draws what the server sent (the seat's
 // view and its legal actions) and nothing else: the client has no rules in it; it offers
 // exactly the legal actions it was sent and sends back what the player chose. The game's
-// table module (cupid.js, coins.js, ...; registry.js) supplies the game's own parts (the
+// table module (<game>.js, found through registry.js) supplies the game's own parts (the
 // centre, extra buttons, summaries); this module puts the table together from its regions
 // and keeps what lasts between frames: the frame queue, the pending move, the play log.
 //

@@ -28,6 +28,7 @@ function choiceLabel(action, order) {
 }
 
 export default {
+  art: "KS", // the card that pictures the game on the home page, in its own pack
   scoreUnit: "Game Points",
 
   progressLabel: "Hand Points progression",

@@ -56,6 +56,7 @@ function familiesEl(ctx, seat, { compact = false } = {}) {
 }
 
 export default {
+  art: "QH", // the card that pictures the game on the home page, in its own pack
   optionText(key, value) {
     if (key === "rounds") return value ? `Rounds: ${value}` : "Rounds: no fixed number";
     return null;
