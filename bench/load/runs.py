@@ -15,12 +15,13 @@ from bench.load.protocols import echo, parlour
 from bench.load.report import format_idle, format_result, speed_ratio
 from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
 from bench.load.stalls import STALL_MS, stall_report
+from games import get as get_rules
 
 
 def game_tables(games: list[str], rooms: int) -> list[tuple[str, int]]:
-    """``rooms`` tables, (game, seats), taking the games in turn."""
-    seats = {"cupid": 2, "coins": 3}
-    return [(games[i % len(games)], seats[games[i % len(games)]]) for i in range(rooms)]
+    """``rooms`` tables, (game, seats), taking the games in turn, each at its fewest seats."""
+    names = [games[i % len(games)] for i in range(rooms)]
+    return [(name, get_rules(name).min_seats) for name in names]
 
 
 class Runs:
