@@ -48,7 +48,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="Redis for --processes > 1 (default: REDIS_URL, else the local one)",
     )
-    p.add_argument("--games", default="cupid", help="comma list: cupid, coins (default cupid)")
+    p.add_argument(
+        "--games", default="cupid", help="comma list of games, each at its fewest seats (cupid)"
+    )
     p.add_argument("--target", type=int, help="match target points (shorter matches)")
     p.add_argument("--rooms", type=int, default=100, help="rooms in saturated runs (100)")
     p.add_argument("--paced-rooms", type=int, default=500, help="rooms in the paced run (500)")

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from itertools import cycle, islice
 from typing import Any
 
+import games
 from bench.load.drive import IdleResult, Result, drive, measure_idle
 from bench.load.generator import ProtocolFactory
 from bench.load.profiling import start_profiler, summarise_profile, wait_for_profiler
@@ -15,13 +17,11 @@ from bench.load.protocols import echo, parlour
 from bench.load.report import format_idle, format_result, speed_ratio
 from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
 from bench.load.stalls import STALL_MS, stall_report
-from games import get as get_rules
 
 
-def game_tables(games: list[str], rooms: int) -> list[tuple[str, int]]:
+def game_tables(names: list[str], rooms: int) -> list[tuple[str, int]]:
     """``rooms`` tables, (game, seats), taking the games in turn, each at its fewest seats."""
-    names = [games[i % len(games)] for i in range(rooms)]
-    return [(name, get_rules(name).min_seats) for name in names]
+    return [(name, games.get(name).min_seats) for name in islice(cycle(names), rooms)]
 
 
 class Runs:
@@ -141,8 +141,8 @@ class Runs:
 
     async def idle(self) -> None:
         """``--idle`` connections that never act, on the real server then the echo server."""
-        games, per_table = self.games[:1], game_tables(self.games, 1)[0][1]
-        tables = game_tables(games, max(1, self.args.idle // per_table))
+        first, seats = game_tables(self.games, 1)[0]
+        tables = game_tables([first], max(1, self.args.idle // seats))
         with stopped_after(self.launcher.parlour("idle", one_process=True)) as servers:
             self.idles.append(
                 await measure_idle(servers[0], "parlour", self.parlour, tables, greeted=True)
