@@ -18,17 +18,17 @@ from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
-from app import http_errors
-from app.auth import Authenticator
 from app.chat.service import Chat
 from app.cluster.cluster import Cluster
+from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
+from app.connections.hub import Hub
 from app.db import make_engine
-from app.http_guards import HttpGuards, parse_origins
-from app.hub import Hub
-from app.identity import CookieSigner
-from app.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
-from app.redis_clients import event_loop_client, lease_keeper_client
+from app.http import errors as http_errors
+from app.http.guards import HttpGuards, parse_origins
+from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.people.cookie import CookieSigner
+from app.people.sessions import Authenticator
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage

@@ -10,7 +10,7 @@ nothing and reacts with nothing.
 
 from __future__ import annotations
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.records import LiveRoom
 
 TABLE = "table"

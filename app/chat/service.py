@@ -19,9 +19,9 @@ from app.chat.access import CHANNELS, check_channel, check_speaker
 from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
 from app.chat.recent import KEPT
 from app.chat.text import REACTIONS, checked_text
+from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
-from app.ratelimit import PerKey
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 
 MAX_CHARS = 500
 

@@ -15,13 +15,13 @@ process accepts any request for any room:
   answer (the result or the refusal) comes back on the asker's;
 - a chat line or reaction said through any process is published on the room's talk
   channel, which every process holding the room listens to; each delivers it to its own
-  connections that may read it (app/hub.py);
+  connections that may read it (app/connections/hub.py);
 - every third of a lease each process renews its leases from a thread of their own
   (app/cluster/leases.py) and takes over the rooms whose owner is gone
   (app/cluster/upkeep.py), so a dead owner's tables play on within its lease time plus a
   second;
 - a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
-  the sessions channel, and every process forgets its cached identities (app/auth.py);
+  the sessions channel, and every process forgets its cached identities (app/people/sessions.py);
   after an outage of Redis every process forgets them all.
 """
 
@@ -48,9 +48,9 @@ from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence, Here
 from app.cluster.room_description import room_description, take_description
 from app.cluster.upkeep import Upkeep
-from app.hub import Hub
+from app.connections.hub import Hub
+from app.refusal import unavailable
 from app.rooms import LiveRoom, RoomError, Rooms
-from app.rooms.errors import unavailable
 from app.rooms.referee import begin, follow
 from app.rooms.turn_clocks import TurnClocks
 

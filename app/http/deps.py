@@ -9,10 +9,10 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from app.auth import Authenticator, Identity
 from app.config import Settings
-from app.identity import CookieSigner
-from app.quotas import Limiter
+from app.limits.quotas import Limiter
+from app.people.cookie import CookieSigner
+from app.people.sessions import Authenticator, Identity
 from app.rooms import RoomError, Rooms
 
 
@@ -54,7 +54,7 @@ def get_session(request: Request) -> Iterator[Session]:
 
 async def current_user_or_none(request: Request) -> Identity | None:
     """Who the session cookie names; answered from memory on the event loop when it can
-    be (app/auth.py), so most requests never wait for the database or a thread."""
+    be (app/people/sessions.py), so most requests never wait for the database or a thread."""
     auth: Authenticator = request.app.state.auth
     return await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
 

@@ -3,7 +3,7 @@
 ``{"code", "message", "detail"}`` with the status: a refusal of the rooms (``RoomError``),
 a body or parameter of the wrong shape (422 ``bad_request``), a route that does not exist
 (404 ``not_found``), a database that is not answering (503 ``unavailable``, logged once per
-outage by app/outage.py), and anything unforeseen (500 ``internal_error``, logged with its
+outage by app/store/outage.py), and anything unforeseen (500 ``internal_error``, logged with its
 traceback).
 """
 
@@ -18,8 +18,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from app.outage import is_outage
-from app.rooms.errors import RoomError, unavailable
+from app.refusal import RoomError, unavailable
+from app.store.outage import is_outage
 
 log = logging.getLogger("parlour")
 

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.config import Settings
-from app.rooms.errors import RoomError, unavailable
+from app.refusal import RoomError, unavailable
 
 
 @dataclass(frozen=True)

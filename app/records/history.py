@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Match, RatingChange
-from app.review import match_summary
+from app.records.review import match_summary
 from app.rooms import RoomError
 from app.store import MatchFilters
 

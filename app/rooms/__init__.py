@@ -15,12 +15,12 @@ One module per concern:
 - ``render``    — the room description and each seat's state message, cached per version;
 - ``storage``   — every transaction the rooms need, injectable;
 - ``notifier``  — the interfaces through which the rooms announce changes and ask who is
-                  connected (implemented by app.hub);
+                  connected (implemented by app.connections.hub);
 - ``errors``    — ``RoomError``, every refusal with its code;
 - ``service``   — ``Rooms``: the parts wired together for the routes.
 """
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.service import Rooms
 

@@ -19,7 +19,7 @@ import asyncio
 import logging
 from typing import Any
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.thinking import Thinkers

@@ -7,7 +7,7 @@ room's lock, write one transaction, and only then change the room and tell the n
 
 from __future__ import annotations
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.lobby import check_host
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom

@@ -15,11 +15,11 @@ import secrets
 from typing import Any
 
 import games
-from app.confusables import name_key
 from app.models import Match, Room, Seat, utcnow
+from app.people.confusables import name_key
+from app.refusal import RoomError
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import begin
@@ -144,7 +144,7 @@ class Lobby:
     ) -> int:
         """Take ``seat`` (or the first free one); asking again answers the seat held.
 
-        A name that looks like one already seated (app/confusables.py) is refused, and so
+        A name that looks like one already seated (app/people/confusables.py) is refused, and so
         is a guest at a rated table."""
         async with room.lock:
             mine = room.seat_of(user_id)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.chat.recent import RecentChat
-from app.confusables import name_key
+from app.people.confusables import name_key
 from app.rooms.turn_clocks import TurnClocks
 from games import Rules
 

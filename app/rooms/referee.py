@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 
 import games
 from app.models import Match, MatchEvent
+from app.refusal import RoomError
 from app.rooms import turn_clocks
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage

@@ -14,7 +14,7 @@ import asyncio
 
 import games
 from app.models import Room, iso
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, SeatHolder

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.refusal import RoomError
 from app.rooms.away import AwayKeeper, people_here
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat_settings import ChatSettings
-from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier, Notifiers, Presence
 from app.rooms.ownership import Ownership, SoleProcess

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.refusal import RoomError
 from app.rooms import turn_clocks
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.storage import RoomStorage

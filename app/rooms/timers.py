@@ -26,9 +26,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from app.refusal import RoomError
 from app.rooms import away
 from app.rooms.bot_driver import computer_move
-from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom

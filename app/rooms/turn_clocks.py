@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.rooms.errors import RoomError
+from app.refusal import RoomError
 from app.rooms.time_source import iso_at
 
 TURN_SECONDS = (5, 600)

@@ -1,8 +1,8 @@
 """Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
 in, log out, and log out everywhere.
 
-Passwords are hashed with argon2 (app/passwords.py) in a worker thread; login attempts
-are limited per account and per address (app/quotas.py) before any password is
+Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; login attempts
+are limited per account and per address (app/limits/quotas.py) before any password is
 checked. Signing up and logging in replace the caller's session with a new one, so a
 session id seen before never names an account.
 """
@@ -17,9 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
-from app.auth import Identity, lifetime, open_session
-from app.confusables import name_key
-from app.deps import (
+from app.http.deps import (
     AppSettings,
     Auth,
     CurrentAccount,
@@ -29,20 +27,21 @@ from app.deps import (
     Signer,
     client_address,
 )
-from app.identity import (
+from app.http.schemas import AccountIn, LoginIn
+from app.models import User
+from app.people.confusables import name_key
+from app.people.cookie import clear_session_cookie, set_session_cookie
+from app.people.names import (
     PASSWORD_MAX,
     InvalidName,
     InvalidPassword,
     check_password,
     clean_username,
-    clear_session_cookie,
-    set_session_cookie,
 )
-from app.models import User
-from app.passwords import hash_password, verify
+from app.people.passwords import hash_password, verify
+from app.people.sessions import Identity, lifetime, open_session
 from app.rooms import RoomError
 from app.routes.sessions import who
-from app.schemas import AccountIn, LoginIn
 
 router = APIRouter(prefix="/api")
 

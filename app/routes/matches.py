@@ -10,15 +10,16 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import games
-from app import history, store
-from app.auth import Identity
-from app.confusables import name_key
-from app.deps import DbSession, MaybeUser
+from app import store
+from app.http.deps import DbSession, MaybeUser
 from app.models import Match
-from app.review import OVER, match_record, review_frames, review_talk
+from app.people.confusables import name_key
+from app.people.sessions import Identity
+from app.records import history
+from app.records.review import OVER, match_record, review_frames, review_talk
+from app.records.transcript import transcript
 from app.rooms import RoomError
 from app.store import MatchFilters
-from app.transcript import transcript
 
 router = APIRouter(prefix="/api/matches")
 

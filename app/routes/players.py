@@ -8,10 +8,11 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 import games
-from app import history, store
-from app.confusables import name_key
-from app.deps import DbSession, MaybeUser
+from app import store
+from app.http.deps import DbSession, MaybeUser
 from app.models import iso
+from app.people.confusables import name_key
+from app.records import history
 from app.rooms import RoomError
 from app.store import MatchFilters
 

@@ -3,7 +3,7 @@ players, free a seat, start, rematch, take a seat back) and the host's chat sett
 a person, the watchers' channel). Each answers with the room's description.
 
 Opening tables is limited per person and per address, and so is reaching rooms by their
-short code (app/quotas.py): codes are short enough to guess at, ids are not."""
+short code (app/limits/quotas.py): codes are short enough to guess at, ids are not."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, status
 
 import games
-from app.deps import CurrentUser, Limits, LiveRooms, client_address
+from app.http.deps import CurrentUser, Limits, LiveRooms, client_address
+from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 from app.rooms import RoomError
-from app.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 
 
 async def count_code_lookup(request: Request, limits: Limits) -> None:

@@ -7,12 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from app import store
-from app.auth import Identity, lifetime, new_guest
-from app.confusables import name_key
-from app.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
-from app.identity import InvalidName, clean_name, set_session_cookie
+from app.http.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
+from app.http.schemas import SessionIn
+from app.people.confusables import name_key
+from app.people.cookie import set_session_cookie
+from app.people.names import InvalidName, clean_name
+from app.people.sessions import Identity, lifetime, new_guest
 from app.rooms import RoomError
-from app.schemas import SessionIn
 
 router = APIRouter(prefix="/api")
 

@@ -20,20 +20,20 @@ from pydantic import ValidationError
 
 from app.chat.service import Chat
 from app.config import Settings
-from app.deps import client_address
-from app.http_guards import origin_allowed
-from app.hub import Connection, Hub
-from app.outage import is_outage
-from app.ratelimit import TokenBucket
-from app.rooms import LiveRoom, RoomError, Rooms
-from app.rooms.errors import unavailable
-from app.schemas import (
+from app.connections.hub import Connection, Hub
+from app.http.deps import client_address
+from app.http.guards import origin_allowed
+from app.http.schemas import (
     ChatLine,
     ClientMessage,
     PingMessage,
     PreviewMessage,
     ReactMessage,
 )
+from app.limits.buckets import TokenBucket
+from app.refusal import unavailable
+from app.rooms import LiveRoom, RoomError, Rooms
+from app.store.outage import is_outage
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -92,7 +92,7 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
 async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
     """The room's recent messages this connection may read (read from the database the
     first time the room's are needed here). Without the database the table still plays
-    (the outage is logged once, by app/outage.py); the log is read again on the next
+    (the outage is logged once, by app/store/outage.py); the log is read again on the next
     connect, and then sent to every connection of the room."""
     try:
         await chat.recent(connection.room)

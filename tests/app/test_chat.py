@@ -13,9 +13,9 @@ from sqlalchemy.exc import OperationalError
 from starlette.testclient import WebSocketTestSession
 
 from app.chat.text import clean
+from app.limits.buckets import PerKey
 from app.main import create_app
 from app.models import ChatMessage
-from app.ratelimit import PerKey
 from tests.app.helpers import NewClient, make_app, make_settings, next_of, running, started_room
 from tests.app.live_clients import UNLIMITED, Factory, Seat
 from tests.app.test_computer_players_outlast_outages import FailingStorage

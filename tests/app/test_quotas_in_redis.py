@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from app.quotas import Quota, RedisQuotas
-from app.redis_clients import CONNECTIONS, event_loop_client
-from app.rooms.errors import RoomError
+from app.cluster.redis_clients import CONNECTIONS, event_loop_client
+from app.limits.quotas import Quota, RedisQuotas
+from app.refusal import RoomError
 from tests.app.redis_server import RedisServer
 
 PER_ADDRESS = Quota("tables_per_address", limit=10_000, seconds=60)

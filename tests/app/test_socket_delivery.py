@@ -17,7 +17,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from app.hub import Connection, Hub
+from app.connections.hub import Connection, Hub
 from app.rooms.referee import begin
 from app.rooms.time_source import SystemClock
 from tests.app.helpers import timed_app

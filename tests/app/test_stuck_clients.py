@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import games
-from app import hub as hub_module
-from app.hub import Connection, Hub
+from app.connections import hub as hub_module
+from app.connections.hub import Connection, Hub
 from app.rooms.records import LiveRoom
 from app.rooms.time_source import SystemClock
 
