@@ -33,7 +33,7 @@ from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
@@ -81,10 +81,10 @@ def create_app(
     settings: Settings | None = None,
     *,
     storage: RoomStorage | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
 ) -> ParlourApp:
-    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` their
-    time source (tests inject them)."""
+    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` is the
+    time source they keep time by (tests inject both)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     signer = CookieSigner(settings.resolved_secret_key())
@@ -92,7 +92,7 @@ def create_app(
     quotas: Quotas = MemoryQuotas()
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
-        "clock": clock,
+        "time_source": clock,
         "absence_grace": settings.absence_grace,
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,

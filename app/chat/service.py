@@ -21,7 +21,7 @@ from app.chat.recent import KEPT
 from app.chat.text import REACTIONS, checked_text
 from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
-from app.refusal import RoomError
+from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 
@@ -63,14 +63,14 @@ class Chat:
 
     def _check_rate(self, limits: PerKey, user_id: str) -> None:
         if not limits.allow(user_id, self.clock()):
-            raise RoomError(
+            raise Refusal(
                 "rate_limited",
                 f"Slow down: {self.rate:g} a second, bursts of {self.burst}. Wait a moment.",
                 429,
             )
 
     async def say(self, room: LiveRoom, *, user_id: str | None, channel: str, text: str) -> None:
-        """Store a line and hand it on; RoomError (nothing stored) when it is refused."""
+        """Store a line and hand it on; Refusal (nothing stored) when it is refused."""
         speaker = check_speaker(room, user_id)
         seat = room.seat_of(speaker)
         check_channel(room, seat, channel)
@@ -92,18 +92,18 @@ class Chat:
             )
         )
         if stored is None:
-            raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+            raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
         self._spread(room, Spoken.of(channel, chat_body(stored)))
 
     async def react(self, room: LiveRoom, *, user_id: str | None, reaction: str) -> None:
-        """Hand on a player's reaction (never stored); RoomError when it is refused."""
+        """Hand on a player's reaction (never stored); Refusal when it is refused."""
         if reaction not in REACTIONS:
-            raise RoomError("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
+            raise Refusal("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
         speaker = check_speaker(room, user_id)
         seat = room.seat_of(speaker)
         holder = room.seats[seat] if seat is not None else None
         if seat is None or holder is None:
-            raise RoomError("not_seated", "Only the players send reactions.", 403)
+            raise Refusal("not_seated", "Only the players send reactions.", 403)
         self._check_rate(self._reactions, speaker)
         body = {
             "type": "reaction",

@@ -49,8 +49,8 @@ from app.cluster.presence import ClusterPresence, Here
 from app.cluster.room_description import room_description, take_description
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
-from app.refusal import unavailable
-from app.rooms import LiveRoom, RoomError, Rooms
+from app.refusal import Refusal, unavailable
+from app.rooms import LiveRoom, Rooms
 from app.rooms.referee import begin, follow
 from app.rooms.turn_clocks import TurnClocks
 
@@ -208,7 +208,7 @@ class Cluster:
                     return await self.calls.call(owner, room.id, verb, args)
                 except TimeoutError:
                     silent = owner
-                except RoomError as error:
+                except Refusal as error:
                     if error.code != "not_owner":
                         raise
             if loop.time() > deadline:
@@ -223,9 +223,9 @@ class Cluster:
         try:
             room = await self.rooms.get(request["room"])
             if not self.owns(room):
-                raise RoomError("not_owner", "This process does not referee that room.")
+                raise Refusal("not_owner", "This process does not referee that room.")
             result = await self.rooms.run_here(room, request["verb"], request["args"])
-        except RoomError as error:
+        except Refusal as error:
             reply.update(ok=False, code=error.code, message=error.message, status=error.status)
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
@@ -286,8 +286,8 @@ class Cluster:
                 if room.last_action is not None:
                     seq, seat, action = room.last_action
                     notice["event"] = [seq, seat, action]
-                if room.clocks is not None:
-                    notice["clocks"] = room.clocks.to_json()
+                if room.turn_clocks is not None:
+                    notice["clocks"] = room.turn_clocks.to_json()
                 if acks:
                     notice["acks"] = acks
                 self._noticed[room_id] = stamp
@@ -366,8 +366,8 @@ class Cluster:
             # The match started: its first state comes from the seed.
             begin(room, match_id=room.match_id, seed=int(meta["seed"]), seed_hash=meta["seed_hash"])
         clocks = TurnClocks.from_json(notice.get("clocks"))
-        if clocks != room.clocks:
-            room.clocks = clocks
+        if clocks != room.turn_clocks:
+            room.turn_clocks = clocks
             if version == room.version:
                 room.described()  # the clocks changed at the same version
         if version != room.version and (

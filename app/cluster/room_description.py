@@ -31,7 +31,7 @@ def room_description(room: LiveRoom) -> dict[str, Any]:
         "seed": None if room.seed is None else str(room.seed),
         "seed_hash": room.seed_hash,
         "rematch_id": room.rematch_id,
-        "clock": room.clock,
+        "clock": room.time_control,
         # Stamped by the owner (app/rooms/away.py): every copy shows the same times.
         "away_since": room.away_since,
         "vacant_since": room.vacant_since,

@@ -28,7 +28,7 @@ from app.chat.outlet import Spoken
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
@@ -55,7 +55,7 @@ class Connection:
         presence: Presence,
         max_queue: int,
         *,
-        clock: Clock,
+        time_source: TimeSource,
         grace: float,
         address: str,
     ) -> None:
@@ -65,7 +65,7 @@ class Connection:
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
-        self._clock = clock
+        self._time_source = time_source
         self._grace = grace
         # [kind, text, once]: kind "reply", "room", "state" or "chat"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
@@ -101,7 +101,7 @@ class Connection:
             self.seat,
             self.sent,
             grace=self._grace,
-            now=self._clock.now(),
+            now=self._time_source.now(),
         )
         for kind, text in updates:
             if not self._replace_waiting(kind, text):

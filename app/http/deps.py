@@ -13,7 +13,8 @@ from app.config import Settings
 from app.limits.quotas import Limiter
 from app.people.cookie import CookieSigner
 from app.people.sessions import Authenticator, Identity
-from app.rooms import RoomError, Rooms
+from app.refusal import Refusal
+from app.rooms import Rooms
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -61,13 +62,13 @@ async def current_user_or_none(request: Request) -> Identity | None:
 
 async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:
     if user is None:
-        raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+        raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
     return user
 
 
 async def current_account(user: Annotated[Identity, Depends(current_user)]) -> Identity:
     if not user.is_account:
-        raise RoomError(
+        raise Refusal(
             "not_an_account", "Only an account can do that: create one or log in first.", 403
         )
     return user

@@ -16,12 +16,10 @@ One module per concern:
 - ``storage``   — every transaction the rooms need, injectable;
 - ``notifier``  — the interfaces through which the rooms announce changes and ask who is
                   connected (implemented by app.connections.hub);
-- ``errors``    — ``RoomError``, every refusal with its code;
 - ``service``   — ``Rooms``: the parts wired together for the routes.
 """
 
-from app.refusal import RoomError
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.service import Rooms
 
-__all__ = ["LiveRoom", "RoomError", "Rooms", "SeatHolder"]
+__all__ = ["LiveRoom", "Rooms", "SeatHolder"]

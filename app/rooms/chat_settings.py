@@ -7,7 +7,7 @@ room's lock, write one transaction, and only then change the room and tell the n
 
 from __future__ import annotations
 
-from app.refusal import RoomError
+from app.refusal import Refusal
 from app.rooms.lobby import check_host
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
@@ -26,12 +26,12 @@ class ChatSettings:
         async with room.lock:
             check_host(room, user_id)
             if person == user_id:
-                raise RoomError("bad_request", "The host cannot mute themselves.", 422)
+                raise Refusal("bad_request", "The host cannot mute themselves.", 422)
             wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
             if wanted == room.muted:
                 return
             if not await self.storage.set_muted(room.id, wanted, person=person):
-                raise RoomError("user_not_found", "There is no such person.", 404)
+                raise Refusal("user_not_found", "There is no such person.", 404)
             room.muted = wanted
             room.described()
             self.notifier.room_changed(room)

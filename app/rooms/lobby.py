@@ -17,7 +17,7 @@ from typing import Any
 import games
 from app.models import Match, Room, Seat, utcnow
 from app.people.confusables import name_key
-from app.refusal import RoomError
+from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
 from app.rooms.notifier import Notifier, Presence
@@ -26,7 +26,7 @@ from app.rooms.referee import begin
 from app.rooms.registry import RoomRegistry, live_room
 from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 from games import Rules
 from games.bots import KINDS as BOT_KINDS
 from games.kit.options import for_rematch
@@ -40,7 +40,7 @@ def validate_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> 
     try:
         rules.new_game(seats, 0, options, None)
     except ValueError as error:
-        raise RoomError("bad_options", str(error), 422) from None
+        raise Refusal("bad_options", str(error), 422) from None
     return {**rules.default_options(), **options}
 
 
@@ -51,19 +51,19 @@ def seed_hash(seed: int) -> str:
 
 def check_host(room: LiveRoom, user_id: str) -> None:
     if room.host_id != user_id:
-        raise RoomError("not_host", "Only the host can do that.", 403)
+        raise Refusal("not_host", "Only the host can do that.", 403)
 
 
 def _check_seat_index(room: LiveRoom, seat: int) -> None:
     if not 0 <= seat < room.seat_count:
-        raise RoomError(
+        raise Refusal(
             "bad_seat", f"Seats are numbered 0 to {room.seat_count - 1}; there is no {seat}.", 422
         )
 
 
 def _check_not_closed(room: LiveRoom) -> None:
     if room.status == "closed":
-        raise RoomError("room_closed", "This table was closed: nobody was at it for a long while.")
+        raise Refusal("room_closed", "This table was closed: nobody was at it for a long while.")
 
 
 class Lobby:
@@ -75,14 +75,14 @@ class Lobby:
         registry: RoomRegistry,
         notifier: Notifier,
         presence: Presence,
-        clock: Clock,
+        time_source: TimeSource,
         stand_ins: StandIns,
     ) -> None:
         self.storage = storage
         self.registry = registry
         self.notifier = notifier
         self.presence = presence
-        self.clock = clock
+        self.time_source = time_source
         self.stand_ins = stand_ins
 
     def _changed(self, room: LiveRoom) -> None:
@@ -116,7 +116,7 @@ class Lobby:
         try:
             rules = games.get(game)
         except KeyError as error:
-            raise RoomError("unknown_game", str(error.args[0]), 422) from None
+            raise Refusal("unknown_game", str(error.args[0]), 422) from None
         seat_count = rules.min_seats if seats is None else seats
         merged = validate_options(rules, seat_count, options)
         setting = turn_clocks.clock_setting(clock)
@@ -150,26 +150,26 @@ class Lobby:
             mine = room.seat_of(user_id)
             if mine is not None:
                 if seat is not None and seat != mine:
-                    raise RoomError("already_seated", f"You already sit in seat {mine + 1}.")
+                    raise Refusal("already_seated", f"You already sit in seat {mine + 1}.")
                 return mine
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "This match has started; you can watch it.")
+                raise Refusal("not_waiting", "This match has started; you can watch it.")
             free = [i for i, holder in enumerate(room.seats) if holder is None]
             if not free:
-                raise RoomError("room_full", "Every seat is taken; you can watch.")
+                raise Refusal("room_full", "Every seat is taken; you can watch.")
             if seat is None:
                 seat = free[0]
             _check_seat_index(room, seat)
             if room.seats[seat] is not None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
             if room.rated and not account:
-                raise RoomError(
+                raise Refusal(
                     "account_needed", "A rated table is for accounts: log in or sign up.", 403
                 )
             key = name_key(name)
             if any(h is not None and name_key(h.name) == key for h in room.seats):
-                raise RoomError(
+                raise Refusal(
                     "name_taken", f"Someone at this table is already called {name} (or alike)."
                 )
             holder = SeatHolder(user_id, None, name)
@@ -183,10 +183,10 @@ class Lobby:
         async with room.lock:
             seat = room.seat_of(user_id)
             if seat is None:
-                raise RoomError("not_seated", "You do not sit at this table.")
+                raise Refusal("not_seated", "You do not sit at this table.")
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "You cannot leave a match that has started.")
+                raise Refusal("not_waiting", "You cannot leave a match that has started.")
             new_host: str | None = None
             if room.host_id == user_id:
                 # The host role passes to the next person at the table, if any.
@@ -210,7 +210,7 @@ class Lobby:
         the others can finish; the person may take it back."""
         _check_seat_index(room, seat)
         if kind not in BOT_KINDS:
-            raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
+            raise Refusal("bad_request", f"Unknown computer player {kind!r}.", 422)
         if room.status == "playing":
             await self.stand_ins.replace(room, user_id=user_id, seat=seat, kind=kind)
             return
@@ -218,11 +218,11 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("match_over", "This match is over.")
+                raise Refusal("match_over", "This match is over.")
             if room.rated:
-                raise RoomError("rated_table", "A rated table has no computer players.")
+                raise Refusal("rated_table", "A rated table has no computer players.")
             if room.seats[seat] is not None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
             holder = SeatHolder(None, kind, room.computer_name(seat))
             await self.storage.put_seat(room.id, seat, holder_columns(holder))
             room.seats[seat] = holder
@@ -235,12 +235,12 @@ class Lobby:
             _check_seat_index(room, seat)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "Seats can only be freed before the start.")
+                raise Refusal("not_waiting", "Seats can only be freed before the start.")
             holder = room.seats[seat]
             if holder is None:
-                raise RoomError("seat_empty", f"Seat {seat + 1} is already free.")
+                raise Refusal("seat_empty", f"Seat {seat + 1} is already free.")
             if holder.user_id == user_id:
-                raise RoomError("bad_request", "The host cannot remove themselves; leave instead.")
+                raise Refusal("bad_request", "The host cannot remove themselves; leave instead.")
             await self.storage.free_seat(room.id, seat)
             room.seats[seat] = None
             self._changed(room)
@@ -251,9 +251,9 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "This match has already started.")
+                raise Refusal("not_waiting", "This match has already started.")
             if any(holder is None for holder in room.seats):
-                raise RoomError("seats_free", "Every seat must be taken before the start.")
+                raise Refusal("seats_free", "Every seat must be taken before the start.")
             seed = secrets.randbits(128)
             match = Match(
                 id=secrets.token_hex(8),
@@ -274,16 +274,19 @@ class Lobby:
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             clocks = None
-            if room.clock is not None:
+            if room.time_control is not None:
                 first = room.rules.new_game(room.seat_count, seed, room.options, None)
                 clocks = turn_clocks.started(
-                    room.clock, room.seat_count, room.rules.to_act(first), self.clock.now()
+                    room.time_control,
+                    room.seat_count,
+                    room.rules.to_act(first),
+                    self.time_source.now(),
                 )
             await self.storage.start_match(
                 room.id, match, user_ids, None if clocks is None else clocks.to_json()
             )
             begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
-            room.clocks = clocks
+            room.turn_clocks = clocks
             room.status = "playing"
             self._changed(room)
 
@@ -303,9 +306,9 @@ class Lobby:
         """
         async with room.lock:
             if room.status != "finished":
-                raise RoomError("not_finished", "A rematch can start once this match is over.")
+                raise Refusal("not_finished", "A rematch can start once this match is over.")
             if room.seat_of(user_id) is None:
-                raise RoomError("not_seated", "Only the players can ask for a rematch.", 403)
+                raise Refusal("not_seated", "Only the players can ask for a rematch.", 403)
             if room.rematch_id is not None:
                 return await self.registry.get(room.rematch_id)
             row = Room(
@@ -319,7 +322,7 @@ class Lobby:
                 host_id=user_id,
                 created_at=utcnow(),
                 rated=room.rated,
-                clock=room.clock,
+                clock=room.time_control,
                 watchers_chat=True,
                 muted=[],
             )
@@ -339,7 +342,7 @@ class Lobby:
         connected becomes host (the room's timers call this; nothing if nobody is)."""
         async with room.lock:
             since = host_away_since(room)
-            if room.ended or since is None or self.clock.now() < since + grace:
+            if room.ended or since is None or self.time_source.now() < since + grace:
                 return
             successor = host_successor(room, self.presence.connected_users(room.id))
             if successor is None:
@@ -355,7 +358,7 @@ class Lobby:
             vacant = room.vacant_since
             if room.status != "waiting" or vacant is None:
                 return
-            if self.clock.now() < vacant + stale_after:
+            if self.time_source.now() < vacant + stale_after:
                 return
             await self.storage.update_room(room.id, status="closed", code=None)
             room.status, room.code = "closed", None

@@ -19,7 +19,7 @@ class Ownership(Protocol):
         ...
 
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
-        """Run a verb on the room's owner and return its result (or raise its RoomError);
+        """Run a verb on the room's owner and return its result (or raise its Refusal);
         if the owner is gone, become the owner and run it here."""
         ...
 

@@ -73,9 +73,10 @@ class LiveRoom:
     rematch_id: str | None = None
     # A rated table (accounts only, no computers) until a computer takes a seat over.
     rated: bool = False
-    # The turn clock setting ({"turn", "bank"}, or None) and, once started, the clocks.
-    clock: dict[str, int] | None = None
-    clocks: TurnClocks | None = None
+    # The time control ({"turn", "bank"}: seconds per turn and banked, or None: untimed) and,
+    # once the match started, the seats' turn clocks (app/rooms/turn_clocks.py).
+    time_control: dict[str, int] | None = None
+    turn_clocks: TurnClocks | None = None
     # Per seat: since when its person has had no open connection (None: connected, or no
     # person); and since when no seat's person has been connected. Stamped by the room's
     # owner (app/rooms/away.py) and carried to other processes in its notices.

@@ -14,7 +14,7 @@ import asyncio
 
 import games
 from app.models import Room, iso
-from app.refusal import RoomError
+from app.refusal import Refusal
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, SeatHolder
@@ -44,8 +44,8 @@ def live_room(row: Room) -> LiveRoom:
         match_id=row.match_id,
         rematch_id=row.rematch_id,
         rated=row.rated,
-        clock=row.clock,
-        clocks=TurnClocks.from_json(row.clock_state),
+        time_control=row.clock,
+        turn_clocks=TurnClocks.from_json(row.clock_state),
         watchers_chat=row.watchers_chat,
         muted=list(row.muted),
     )
@@ -100,7 +100,7 @@ class RoomRegistry:
             if room is None:
                 stored = await self.storage.load_room(room_id_or_code)
                 if stored is None:
-                    raise RoomError("room_not_found", "There is no such room.", 404)
+                    raise Refusal("room_not_found", "There is no such room.", 404)
                 room = _restored(live_room(stored.room), stored)
                 # Held (claimed, or followed with its notices listened to) before anything
                 # else here can find it: an action sent through this process meanwhile
@@ -117,12 +117,12 @@ class RoomRegistry:
         just become its owner, or its copy missed a notice). Call under the room's lock."""
         stored = await self.storage.load_room(room.id)
         if stored is None:
-            raise RoomError("room_not_found", "There is no such room.", 404)
+            raise Refusal("room_not_found", "There is no such room.", 404)
         fresh = _restored(live_room(stored.room), stored)
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
-            "clock", "clocks", "watchers_chat", "muted",
+            "time_control", "turn_clocks", "watchers_chat", "muted",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.refusal import RoomError
+from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.storage import RoomStorage
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 
 
 def holder_columns(holder: SeatHolder) -> dict[str, Any]:
@@ -40,35 +40,33 @@ class StandIns:
         storage: RoomStorage,
         notifier: Notifier,
         presence: Presence,
-        clock: Clock,
+        time_source: TimeSource,
         *,
         grace: float,
     ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.presence = presence
-        self.clock = clock
+        self.time_source = time_source
         self.grace = grace
 
     async def replace(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
         """The host lets a computer play for a person who has been away for the grace."""
         async with room.lock:
             if room.host_id != user_id:
-                raise RoomError("not_host", "Only the host can do that.", 403)
+                raise Refusal("not_host", "Only the host can do that.", 403)
             if room.status != "playing":
-                raise RoomError("match_over", "This match is over.")
+                raise Refusal("match_over", "This match is over.")
             holder = room.seats[seat]
             if holder is None or holder.user_id is None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is already a computer.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is already a computer.")
             if holder.user_id in self.presence.connected_users(room.id):
-                raise RoomError(
-                    "seat_taken", f"{holder.name} is still connected to seat {seat + 1}."
-                )
-            now = self.clock.now()
+                raise Refusal("seat_taken", f"{holder.name} is still connected to seat {seat + 1}.")
+            now = self.time_source.now()
             since = room.away_since[seat]
             away = 0.0 if since is None else now - since
             if away < self.grace:
-                raise RoomError(
+                raise Refusal(
                     "absence_grace",
                     f"{holder.name} has been away for {int(away)} s; a computer may take"
                     f" the seat once they have been away for {int(self.grace)} s.",
@@ -80,7 +78,7 @@ class StandIns:
         row (app/rooms/timers.py calls this)."""
         async with room.lock:
             holder = room.seats[seat]
-            clocks = room.clocks
+            clocks = room.turn_clocks
             if (
                 room.status != "playing"
                 or holder is None
@@ -114,27 +112,29 @@ class StandIns:
         """The person a computer stands in for takes their seat back; returns the seat."""
         async with room.lock:
             if room.status == "waiting":
-                raise RoomError("match_not_started", "The match has not started yet.")
+                raise Refusal("match_not_started", "The match has not started yet.")
             if room.status == "closed":
-                raise RoomError("room_closed", "This table was closed before its match started.")
+                raise Refusal("room_closed", "This table was closed before its match started.")
             if room.status != "playing":
-                raise RoomError("match_over", "The match is over.")
+                raise Refusal("match_over", "The match is over.")
             seat = room.stood_in_seat(user_id)
             if seat is None:
-                raise RoomError(
+                raise Refusal(
                     "nothing_to_reclaim", "No computer is playing a seat of yours at this table."
                 )
             computer = room.seats[seat]
             assert computer is not None
             back = SeatHolder(user_id, None, computer.stand_in_name or computer.name)
-            clocks = room.clocks
+            clocks = room.turn_clocks
             changes: dict[str, Any] = {}
-            if room.clock is not None and clocks is not None:
-                clocks = turn_clocks.seat_back(room.clock, clocks, seat, self.clock.now())
+            if room.time_control is not None and clocks is not None:
+                clocks = turn_clocks.seat_back(
+                    room.time_control, clocks, seat, self.time_source.now()
+                )
                 changes["clock_state"] = clocks.to_json()
             await self.storage.put_seat(room.id, seat, holder_columns(back), room_changes=changes)
             room.seats[seat] = back
-            room.clocks = clocks
+            room.turn_clocks = clocks
             room.described()
             self.notifier.room_changed(room)
             return seat

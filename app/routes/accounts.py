@@ -40,7 +40,7 @@ from app.people.names import (
 )
 from app.people.passwords import hash_password, verify
 from app.people.sessions import Identity, lifetime, open_session
-from app.rooms import RoomError
+from app.refusal import Refusal
 from app.routes.sessions import who
 
 router = APIRouter(prefix="/api")
@@ -55,7 +55,7 @@ def _make_account(
     key = name_key(username)
     with sessions() as session:
         if store.user_by_username_key(session=session, key=key) is not None:
-            raise RoomError("username_taken", USERNAME_TAKEN, 409)
+            raise Refusal("username_taken", USERNAME_TAKEN, 409)
         user = session.get(User, guest.id)
         assert user is not None, "a session's user exists"
         user.username, user.username_key, user.name = username, key, username
@@ -65,7 +65,7 @@ def _make_account(
         try:
             session.commit()
         except IntegrityError:  # another sign-up took the key meanwhile
-            raise RoomError("username_taken", USERNAME_TAKEN, 409) from None
+            raise Refusal("username_taken", USERNAME_TAKEN, 409) from None
     return Identity(guest.id, username, username, session_id, expires_at)
 
 
@@ -80,14 +80,14 @@ async def sign_up(
 ) -> dict[str, Any]:
     """Turn the caller's guest identity into an account, keeping every match it played."""
     if user.is_account:
-        raise RoomError("already_account", "You are logged in to an account already.", 409)
+        raise Refusal("already_account", "You are logged in to an account already.", 409)
     try:
         username = clean_username(body.username)
         password = check_password(body.password)
     except InvalidName as error:
-        raise RoomError("bad_username", str(error), 422) from None
+        raise Refusal("bad_username", str(error), 422) from None
     except InvalidPassword as error:
-        raise RoomError("bad_password", str(error), 422) from None
+        raise Refusal("bad_password", str(error), 422) from None
     password_hash = await asyncio.to_thread(hash_password, password)
     account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
     auth.forget_user(user.id)
@@ -136,7 +136,7 @@ async def log_in(
     password = body.password[: PASSWORD_MAX + 1]
     ok, new_hash = await asyncio.to_thread(verify, password, stored)
     if not ok or account is None:
-        raise RoomError("bad_login", "Wrong username or password.", 401)
+        raise Refusal("bad_login", "Wrong username or password.", 401)
     old = user.session_id if user is not None else None
     signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
     if user is not None:

@@ -119,7 +119,7 @@ def _room_game(request: Request, room_id_or_code: str) -> str | None:
     """The game of the room with that id or short code (any case), or None: no such room.
 
     A page answers whether a code exists as plainly as the API does, so trying codes here
-    counts against the same quota (app/limits/quotas.py); over it, RoomError (a 429 page)."""
+    counts against the same quota (app/limits/quotas.py); over it, Refusal (a 429 page)."""
     limiter: Limiter = request.app.state.limiter
     from_thread.run(limiter.look_up, room_id_or_code.strip(), client_address(request))
     with request.app.state.sessions() as session:

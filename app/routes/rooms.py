@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request, status
 import games
 from app.http.deps import CurrentUser, Limits, LiveRooms, client_address
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
-from app.rooms import RoomError
+from app.refusal import Refusal
 
 
 async def count_code_lookup(request: Request, limits: Limits) -> None:
@@ -32,7 +32,7 @@ async def create_room(
     body: RoomIn, request: Request, user: CurrentUser, rooms: LiveRooms, limits: Limits
 ) -> dict[str, Any]:
     if body.rated and not user.is_account:
-        raise RoomError(
+        raise Refusal(
             "account_needed", "Only accounts can open a rated table: log in or sign up.", 403
         )
     await limits.open_room(user.id, client_address(request))
@@ -54,7 +54,7 @@ async def list_rooms(rooms: LiveRooms, game: str | None = None) -> list[dict[str
     """The open tables: public rooms waiting or playing with a person at them, newest
     first (only ``game``'s, when given)."""
     if game is not None and game not in games.REGISTRY:
-        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
     listed = []
     for room_id in await rooms.storage.public_room_ids(game):
         room = await rooms.get(room_id)
