@@ -9,8 +9,9 @@ import asyncio
 import gc
 import logging
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,131 @@ class ParlourApp:
         await self.guarded(scope, receive, send)
 
 
+@dataclass
+class Services:
+    """What one process runs: the people's sessions, the quotas, the rooms and their chat,
+    its connections, and with several processes the cluster joining them."""
+
+    settings: Settings
+    storage: RoomStorage
+    signer: CookieSigner
+    auth: Authenticator
+    quotas: Quotas
+    hub: Hub
+    rooms: Rooms
+    chat: Chat
+    cluster: Cluster | None
+
+
+def build_services(
+    settings: Settings, storage: RoomStorage, time_source: TimeSource | None
+) -> Services:
+    """The services wired together: alone, or sharing the rooms with other processes."""
+    signer = CookieSigner(settings.resolved_secret_key())
+    auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
+    timing: dict[str, Any] = {
+        "bot_delay": settings.bot_delay,
+        "time_source": time_source,
+        "absence_grace": settings.absence_grace,
+        "stale_after": settings.stale_after,
+        "presence_delay": settings.presence_delay,
+        "thinkers": Thinkers(settings.bot_workers),
+    }
+    hub = Hub()
+    cluster: Cluster | None = None
+    quotas: Quotas = MemoryQuotas()
+    if settings.redis_url:
+        cluster = _cluster(settings.redis_url, settings, hub, auth)
+        quotas = RedisQuotas(cluster.redis, settings.redis_prefix)
+        notifier = Notifiers([hub, cluster])
+        rooms = Rooms(
+            storage, notifier=notifier, presence=cluster.presence, ownership=cluster, **timing
+        )
+    else:
+        rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
+    chat = Chat(
+        storage, hub, others=cluster, rate=settings.chat_rate_per_second, burst=settings.chat_burst
+    )
+    if cluster is not None:
+        cluster.attach(rooms, chat)
+    return Services(settings, storage, signer, auth, quotas, hub, rooms, chat, cluster)
+
+
+def _cluster(redis_url: str, settings: Settings, hub: Hub, auth: Authenticator) -> Cluster:
+    """Several processes share the rooms: leases, notices and forwarding over Redis."""
+    redis = event_loop_client(redis_url)
+    keeper = lease_keeper_client(redis_url, settings.lease_seconds)
+    cluster = Cluster(
+        redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
+    )
+    # Sessions ended or users changed in one process are forgotten in every other.
+    cluster.on_forget_user = auth.forget_here
+    cluster.on_forget_all = auth.forget_all
+    return cluster
+
+
+def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start-up and shut-down: the cluster joined, the open rooms loaded, then served."""
+    cluster, rooms, auth, hub = services.cluster, services.rooms, services.auth, services.hub
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start()
+            loop, publish = asyncio.get_running_loop(), cluster.forget_user
+
+            def tell_others(user_id: str) -> None:
+                # Sent from the event loop: some of the word comes from worker threads.
+                loop.call_soon_threadsafe(publish, user_id)
+
+            auth.tell_others = tell_others
+        watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
+        resumed = await rooms.registry.resume_all()
+        if resumed:
+            log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
+        _settle_heap()
+        yield
+        watchdog.cancel()
+        if cluster is not None:
+            await cluster.close()
+        await rooms.close()
+
+    return lifespan
+
+
+def _settle_heap() -> None:
+    """Everything loaded so far lives as long as the process: keep it out of the
+    collector's sight, and collect the rest less eagerly. Under load, full collections of
+    the start-up heap were the main cause of latency spikes
+    (bench/results/2026-11-22-load-findings.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(7000, 50, 1000)
+
+
+def expose(app: FastAPI, services: Services) -> None:
+    """The services on ``app.state``, where the routes' dependencies find them."""
+    settings = services.settings
+    state = app.state
+    state.settings = settings
+    state.allowed_origins = parse_origins(settings.allowed_origins)
+    state.sessions = services.storage.sessions
+    state.signer = services.signer
+    state.auth = services.auth
+    state.limiter = Limiter(services.quotas, SiteQuotas.from_settings(settings))
+    state.hub = services.hub
+    state.rooms = services.rooms
+    state.chat = services.chat
+
+
+def mount_routes(app: FastAPI) -> None:
+    """Every API router, the pages, and the static files."""
+    api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
+    for routes in (*api, pages):
+        app.include_router(routes.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -87,95 +213,13 @@ def create_app(
     time source they keep time by (tests inject both)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
-    signer = CookieSigner(settings.resolved_secret_key())
-    auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
-    quotas: Quotas = MemoryQuotas()
-    timing: dict[str, Any] = {
-        "bot_delay": settings.bot_delay,
-        "time_source": clock,
-        "absence_grace": settings.absence_grace,
-        "stale_after": settings.stale_after,
-        "presence_delay": settings.presence_delay,
-        "thinkers": Thinkers(settings.bot_workers),
-    }
-    hub = Hub()
-    cluster: Cluster | None = None
-    if settings.redis_url:
-        # Several processes share the rooms: leases, notices and forwarding over Redis.
-        redis = event_loop_client(settings.redis_url)
-        keeper = lease_keeper_client(settings.redis_url, settings.lease_seconds)
-        cluster = Cluster(
-            redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
-        )
-        # Sessions ended or users changed in one process are forgotten in every other (the
-        # word is sent from the event loop: some of it comes from worker threads).
-        cluster.on_forget_user = auth.forget_here
-        cluster.on_forget_all = auth.forget_all
-        quotas = RedisQuotas(redis, settings.redis_prefix)
-        rooms = Rooms(
-            storage,
-            notifier=Notifiers([hub, cluster]),
-            presence=cluster.presence,
-            ownership=cluster,
-            **timing,
-        )
-    else:
-        rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
-    chat = Chat(
-        storage,
-        hub,
-        others=cluster,
-        rate=settings.chat_rate_per_second,
-        burst=settings.chat_burst,
-    )
-    if cluster is not None:
-        cluster.attach(rooms, chat)
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        if cluster is not None:
-            await cluster.start()
-            loop, publish = asyncio.get_running_loop(), cluster.forget_user
-
-            def tell_others(user_id: str) -> None:
-                loop.call_soon_threadsafe(publish, user_id)
-
-            auth.tell_others = tell_others
-        watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
-        resumed = await rooms.registry.resume_all()
-        if resumed:
-            log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
-        # Everything loaded so far lives as long as the process: keep it out of the
-        # collector's sight, and collect the rest less eagerly. Under load, full
-        # collections of the start-up heap were the main cause of latency spikes
-        # (bench/results/2026-11-22-load-findings.md).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(7000, 50, 1000)
-        yield
-        watchdog.cancel()
-        if cluster is not None:
-            await cluster.close()
-        await rooms.close()
-
+    services = build_services(settings, storage, clock)
     app = FastAPI(
         title="Parlour",
         summary="Five original card games to play with friends.",
-        lifespan=lifespan,
+        lifespan=lifespan_of(services),
     )
-    app.state.settings = settings
-    app.state.allowed_origins = parse_origins(settings.allowed_origins)
-    app.state.sessions = storage.sessions
-    app.state.signer = signer
-    app.state.auth = auth
-    app.state.limiter = Limiter(quotas, SiteQuotas.from_settings(settings))
-    app.state.hub = hub
-    app.state.rooms = rooms
-    app.state.chat = chat
-
+    expose(app, services)
     http_errors.install(app)
-    api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
-    for routes in (*api, pages):
-        app.include_router(routes.router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    mount_routes(app)
     return ParlourApp(app, settings)
