@@ -24,7 +24,7 @@ from app.cluster.cluster import Cluster
 from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
 from app.connections.hub import Hub
-from app.db import make_engine
+from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
@@ -42,6 +42,7 @@ from app.routes import pages, ws
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
+from app.store.database_thread import DatabaseThread
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
@@ -84,7 +85,7 @@ class Services:
     its connections, and with several processes the cluster joining them."""
 
     settings: Settings
-    storage: RoomStorage
+    database: DatabaseThread
     signer: CookieSigner
     auth: Authenticator
     quotas: Quotas
@@ -95,11 +96,14 @@ class Services:
 
 
 def build_services(
-    settings: Settings, storage: RoomStorage, time_source: TimeSource | None
+    settings: Settings,
+    storage: RoomStorage,
+    database: DatabaseThread,
+    time_source: TimeSource | None,
 ) -> Services:
     """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
-    auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
+    auth = Authenticator(database.sessions, signer, cache_seconds=settings.session_cache_seconds)
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
         "time_source": time_source,
@@ -121,11 +125,12 @@ def build_services(
     else:
         rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
     chat = Chat(
-        storage, hub, others=cluster, rate=settings.chat_rate_per_second, burst=settings.chat_burst
+        database, hub, others=cluster, rate=settings.chat_rate_per_second, burst=settings.chat_burst
     )
+    rooms.registry.on_release(chat.room_released)
     if cluster is not None:
         cluster.attach(rooms, chat)
-    return Services(settings, storage, signer, auth, quotas, hub, rooms, chat, cluster)
+    return Services(settings, database, signer, auth, quotas, hub, rooms, chat, cluster)
 
 
 def _cluster(redis_url: str, settings: Settings, hub: Hub, auth: Authenticator) -> Cluster:
@@ -186,7 +191,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state = app.state
     state.settings = settings
     state.allowed_origins = parse_origins(settings.allowed_origins)
-    state.sessions = services.storage.sessions
+    state.sessions = services.database.sessions
     state.signer = services.signer
     state.auth = services.auth
     state.limiter = Limiter(services.quotas, SiteQuotas.from_settings(settings))
@@ -207,13 +212,17 @@ def create_app(
     settings: Settings | None = None,
     *,
     storage: RoomStorage | None = None,
+    database: DatabaseThread | None = None,
     clock: TimeSource | None = None,
 ) -> ParlourApp:
-    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` is the
-    time source they keep time by (tests inject both)."""
+    """The app; ``storage`` replaces the rooms' database transactions, ``database`` the
+    people's and the chat's, and ``clock`` is the time source the rooms keep time by
+    (tests inject them)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
-    services = build_services(settings, storage, clock)
+    # People's sessions and the chat run their transactions on the same engine as the rooms.
+    database = database or DatabaseThread(make_session_factory(storage.engine))
+    services = build_services(settings, storage, database, clock)
     app = FastAPI(
         title="Parlour",
         summary="Five original card games to play with friends.",

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket
 
 from app.chat.access import readable
 from app.chat.outlet import Spoken
+from app.chat.recent import RecentChat
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
@@ -58,6 +59,7 @@ class Connection:
         time_source: TimeSource,
         grace: float,
         address: str,
+        chat: RecentChat | None = None,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
@@ -67,6 +69,8 @@ class Connection:
         self._presence = presence
         self._time_source = time_source
         self._grace = grace
+        # The room's recent messages as this process knows them (kept by app/chat).
+        self._chat = chat or RecentChat()
         # [kind, text, once]: kind "reply", "room", "state" or "chat"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
@@ -118,13 +122,13 @@ class Connection:
     def send_chat_log(self, *, again: bool = False) -> None:
         """Send the room's recent messages this connection may read, once they are known:
         the first time, when the channels it reads change, and ``again`` on demand."""
-        if self.closed or not self.room.chat.loaded:
+        if self.closed or not self._chat.loaded:
             return
         channels = readable(self.room, self.seat)
         if channels == self.chat_channels and not again:
             return
         self.chat_channels = channels
-        self._push(["chat", self.room.chat.log_text(channels), ""])
+        self._push(["chat", self._chat.log_text(channels), ""])
 
     def _replace_waiting(self, kind: str, text: str) -> bool:
         """Put ``text`` in place of an update of ``kind`` still waiting after the last reply."""

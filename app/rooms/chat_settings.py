@@ -7,6 +7,7 @@ room's lock, write one transaction, and only then change the room and tell the n
 
 from __future__ import annotations
 
+from app import store
 from app.refusal import Refusal
 from app.rooms.lobby import check_host
 from app.rooms.notifier import Notifier
@@ -30,7 +31,9 @@ class ChatSettings:
             wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
             if wanted == room.muted:
                 return
-            if not await self.storage.set_muted(room.id, wanted, person=person):
+            if not await self.storage.call(
+                store.set_muted, room_id=room.id, muted=wanted, person=person
+            ):
                 raise Refusal("user_not_found", "There is no such person.", 404)
             room.muted = wanted
             room.described()
@@ -42,7 +45,7 @@ class ChatSettings:
             check_host(room, user_id)
             if room.watchers_chat == on:
                 return
-            await self.storage.set_watchers_chat(room.id, on)
+            await self.storage.call(store.set_watchers_chat, room_id=room.id, on=on)
             room.watchers_chat = on
             room.described()
             self.notifier.room_changed(room)

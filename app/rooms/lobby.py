@@ -15,6 +15,7 @@ import secrets
 from typing import Any
 
 import games
+from app import store
 from app.models import Match, Room, Seat, utcnow
 from app.people.confusables import name_key
 from app.refusal import Refusal
@@ -22,7 +23,7 @@ from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
-from app.rooms.referee import begin
+from app.rooms.referee import begin, set_turn_clocks
 from app.rooms.registry import RoomRegistry, live_room
 from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
@@ -96,7 +97,7 @@ class Lobby:
             return None
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if not await self.storage.code_taken(code):
+            if not await self.storage.call(store.code_exists, code=code):
                 return code
 
     async def create(
@@ -136,7 +137,7 @@ class Lobby:
             muted=[],
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
-        await self.storage.insert_room(row)
+        await self.storage.call(store.insert_room, room=row)
         return self._opened(row)
 
     async def join(
@@ -173,7 +174,9 @@ class Lobby:
                     "name_taken", f"Someone at this table is already called {name} (or alike)."
                 )
             holder = SeatHolder(user_id, None, name)
-            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            await self.storage.call(
+                store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(holder)
+            )
             room.seats[seat] = holder
             self._changed(room)
             return seat
@@ -198,7 +201,9 @@ class Lobby:
                     ),
                     None,
                 )
-            await self.storage.free_seat(room.id, seat, new_host_id=new_host)
+            await self.storage.call(
+                store.free_seat, room_id=room.id, seat=seat, new_host_id=new_host
+            )
             room.seats[seat] = None
             if new_host is not None:
                 room.host_id = new_host
@@ -224,7 +229,9 @@ class Lobby:
             if room.seats[seat] is not None:
                 raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
             holder = SeatHolder(None, kind, room.computer_name(seat))
-            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            await self.storage.call(
+                store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(holder)
+            )
             room.seats[seat] = holder
             self._changed(room)
 
@@ -241,7 +248,7 @@ class Lobby:
                 raise Refusal("seat_empty", f"Seat {seat + 1} is already free.")
             if holder.user_id == user_id:
                 raise Refusal("bad_request", "The host cannot remove themselves; leave instead.")
-            await self.storage.free_seat(room.id, seat)
+            await self.storage.call(store.free_seat, room_id=room.id, seat=seat)
             room.seats[seat] = None
             self._changed(room)
 
@@ -282,20 +289,21 @@ class Lobby:
                     room.rules.to_act(first),
                     self.time_source.now(),
                 )
-            await self.storage.start_match(
-                room.id, match, user_ids, None if clocks is None else clocks.to_json()
+            await self.storage.call(
+                store.start_match,
+                room_id=room.id,
+                match=match,
+                user_ids=user_ids,
+                clock_state=None if clocks is None else clocks.to_json(),
             )
             begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
-            room.turn_clocks = clocks
+            set_turn_clocks(room, clocks)
             room.status = "playing"
             self._changed(room)
 
     def _opened(self, row: Room) -> LiveRoom:
-        """A table just stored, held here from now on. Nobody has said anything at it yet,
-        so its chat is known to be empty without reading the database."""
-        room = live_room(row)
-        room.chat.fill(())
-        return self.registry.add(room)
+        """A table just stored, held here from now on."""
+        return self.registry.add(live_room(row))
 
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         """A new room with the same game, options, clock and people, in the same seats.
@@ -331,7 +339,7 @@ class Lobby:
                 for i, h in enumerate(room.seats)
                 if h is not None and h.stand_in_for is None
             ]
-            await self.storage.insert_room(row, rematch_of=room.id)
+            await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
             new_room = self._opened(row)
             room.rematch_id = new_room.id
             self._changed(room)
@@ -347,7 +355,9 @@ class Lobby:
             successor = host_successor(room, self.presence.connected_users(room.id))
             if successor is None:
                 return
-            await self.storage.update_room(room.id, host_id=successor)
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"host_id": successor}
+            )
             room.host_id = successor
             self._changed(room)
 
@@ -360,6 +370,8 @@ class Lobby:
                 return
             if self.time_source.now() < vacant + stale_after:
                 return
-            await self.storage.update_room(room.id, status="closed", code=None)
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"status": "closed", "code": None}
+            )
             room.status, room.code = "closed", None
             self._changed(room)

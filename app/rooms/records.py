@@ -11,7 +11,6 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.chat.recent import RecentChat
 from app.people.confusables import name_key
 from app.rooms.turn_clocks import TurnClocks
 from games import Rules
@@ -97,8 +96,6 @@ class LiveRoom:
     # the same seat (render.py owns it).
     rendered: dict[Any, str] = field(default_factory=dict)
     rendered_at: tuple[int, int] = (-1, -1)
-    # The room's last chat messages as this process knows them (app/chat owns it).
-    chat: RecentChat = field(default_factory=RecentChat)
 
     def __post_init__(self) -> None:
         if not self.away_since:

@@ -1,14 +1,16 @@
-"""The referee: the only code that changes a room's game state, version and clocks.
+"""The referee: the only code that changes a room's game state, version and turn clocks.
 
 ``act`` checks an action (the match is on, the seat may act at this version, whoever
 sends it holds the seat, the rules accept it), appends it to the match's log with who made
 it and the room's turn clocks after it — the commit is the acknowledgement — and only then
 moves the room to the new state and tells the notifier. ``preview`` runs the same checks
 and says what the action would do without playing it. ``begin`` and ``restore`` set a
-room's state at the start of a match and from its log; ``abandon`` ends a match nobody
-stayed for; ``restart_clocks`` gives awaited seats their turn afresh when this process
-takes charge of a running match (app/rooms/turn_clocks.py says why).
-"""
+room's state at the start of a match and from its log; ``follow`` moves this process's
+copy of a room another process referees (app/rooms/follower.py); ``set_turn_clocks`` is
+how the lobby, the stand-ins and the follower set the clocks they stored or were told;
+``abandon`` ends a match nobody stayed for; ``restart_clocks`` gives awaited seats their
+turn afresh when this process takes charge of a running match (app/rooms/turn_clocks.py
+says why)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 import games
+from app import store
 from app.models import Match, MatchEvent
 from app.refusal import Refusal
 from app.rooms import turn_clocks
@@ -24,6 +27,7 @@ from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource, stamp
+from app.rooms.turn_clocks import TurnClocks
 from games import IllegalAction, Previews, describe
 
 
@@ -43,6 +47,11 @@ def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
     room.match_id, room.seed, room.seed_hash = match_id, seed, seed_hash
     room.state = room.rules.new_game(room.seat_count, seed, room.options, None)
     room.version, room.last_event, room.last_action = 0, None, None
+
+
+def set_turn_clocks(room: LiveRoom, turn_clocks: TurnClocks | None) -> None:
+    """The room's turn clocks are ``turn_clocks`` now (stored already, or the owner's)."""
+    room.turn_clocks = turn_clocks
 
 
 def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any], before: Any) -> None:
@@ -234,11 +243,12 @@ class Referee:
                 return
             assert room.match_id is not None, "a playing room has a match"
             clocks = None if room.turn_clocks is None else turn_clocks.stopped(room.turn_clocks)
-            await self.storage.abandon_match(
-                room.id,
-                room.match_id,
-                room.rules.scores(room.state),
-                None if clocks is None else clocks.to_json(),
+            await self.storage.call(
+                store.abandon_match,
+                room_id=room.id,
+                match_id=room.match_id,
+                scores=room.rules.scores(room.state),
+                clock_state=None if clocks is None else clocks.to_json(),
             )
             room.status, room.code = "abandoned", None
             room.turn_clocks = clocks
@@ -254,7 +264,9 @@ class Referee:
             clocks = turn_clocks.restarted(
                 room.time_control, room.turn_clocks, self.time_source.now()
             )
-            await self.storage.update_room(room.id, clock_state=clocks.to_json())
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"clock_state": clocks.to_json()}
+            )
             room.turn_clocks = clocks
             room.described()  # the clocks changed at the same version
             self.notifier.room_changed(room)

@@ -11,8 +11,10 @@ is asked for.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import games
+from app import store
 from app.models import Room, iso
 from app.refusal import Refusal
 from app.rooms.notifier import Notifier, Presence
@@ -68,6 +70,12 @@ class RoomRegistry:
         self._rooms: dict[str, LiveRoom] = {}
         self._ids_by_code: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
+        # Told of every room let go here (the chat lets go of its recent messages).
+        self._released: list[Callable[[LiveRoom], None]] = []
+
+    def on_release(self, listener: Callable[[LiveRoom], None]) -> None:
+        """Call ``listener`` with every room this process lets go of."""
+        self._released.append(listener)
 
     def add(self, room: LiveRoom) -> LiveRoom:
         """Hold a room made in this process (created, or a rematch)."""
@@ -130,7 +138,7 @@ class RoomRegistry:
     async def resume_all(self) -> int:
         """Load every open room, unfinished matches from their logs (server start).
         Returns how many."""
-        ids = await self.storage.open_room_ids()
+        ids = await self.storage.call(store.open_room_ids)
         for room_id in ids:
             await self.get(room_id)
         return len(ids)
@@ -144,6 +152,8 @@ class RoomRegistry:
             if room.code is not None:
                 self._ids_by_code.pop(room.code, None)
             self.ownership.release(room)
+            for listener in self._released:
+                listener(room)
 
 
 def _restored(room: LiveRoom, stored: StoredRoom) -> LiveRoom:

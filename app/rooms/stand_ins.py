@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from app import store
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.referee import set_turn_clocks
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource
 
@@ -95,10 +97,11 @@ class StandIns:
         computer = SeatHolder(None, kind, room.computer_name(seat), person.user_id, person.name)
         # A computer taking a seat over ends a match's being rated, in the same transaction.
         unrate = room.match_id if room.rated else None
-        await self.storage.put_seat(
-            room.id,
-            seat,
-            holder_columns(computer),
+        await self.storage.call(
+            store.put_seat,
+            room_id=room.id,
+            seat=seat,
+            holder=holder_columns(computer),
             room_changes={"rated": False} if unrate else None,
             unrate_match_id=unrate,
         )
@@ -132,9 +135,15 @@ class StandIns:
                     room.time_control, clocks, seat, self.time_source.now()
                 )
                 changes["clock_state"] = clocks.to_json()
-            await self.storage.put_seat(room.id, seat, holder_columns(back), room_changes=changes)
+            await self.storage.call(
+                store.put_seat,
+                room_id=room.id,
+                seat=seat,
+                holder=holder_columns(back),
+                room_changes=changes,
+            )
             room.seats[seat] = back
-            room.turn_clocks = clocks
+            set_turn_clocks(room, clocks)
             room.described()
             self.notifier.room_changed(room)
             return seat

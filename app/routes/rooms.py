@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, status
 
 import games
+from app import store
 from app.http.deps import CurrentUser, Limits, LiveRooms, client_address
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 from app.refusal import Refusal
@@ -56,7 +57,7 @@ async def list_rooms(rooms: LiveRooms, game: str | None = None) -> list[dict[str
     if game is not None and game not in games.REGISTRY:
         raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
     listed = []
-    for room_id in await rooms.storage.public_room_ids(game):
+    for room_id in await rooms.storage.call(store.public_room_ids, game=game):
         room = await rooms.get(room_id)
         if not room.ended and rooms.people_here(room):
             listed.append(rooms.describe(room))

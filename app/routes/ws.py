@@ -158,6 +158,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         time_source=rooms.time_source,
         grace=rooms.absence_grace,
         address=address,
+        chat=chat.recent_of(room),
     )
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.

@@ -5,14 +5,22 @@ chat — and every function is here under ``store.<name>``.
 
 The rooms (app/rooms/) decide and call these through their storage
 (app/rooms/storage.py); the routes read through them too. These functions only persist and
-load. Events are appended by the event log (app/rooms/event_log.py), which groups them. Appending
-an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
-submit or a second process acting on the same match fails cleanly with IntegrityError.
+load. Events are written by ``events`` (app/store/events.py), in batches that the event
+log (app/rooms/event_log.py) groups. Appending an event relies on the unique
+``(match_id, seq)`` constraint, so a concurrent double submit or a second process acting
+on the same match fails cleanly with IntegrityError.
 """
 
 from __future__ import annotations
 
-from app.store.chat import add_chat, match_chat, recent_chat, set_muted, set_watchers_chat
+from app.store.chat import (
+    add_chat,
+    match_chat,
+    recent_chat,
+    recent_messages,
+    set_muted,
+    set_watchers_chat,
+)
 from app.store.matches import (
     MatchFilters,
     abandon_match,
@@ -81,6 +89,7 @@ __all__ = [
     "rating_history",
     "ratings_of",
     "recent_chat",
+    "recent_messages",
     "results_by_game",
     "save_user",
     "session_user",
