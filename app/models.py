@@ -134,7 +134,7 @@ class Match(Base):
     seed: Mapped[str] = mapped_column(String(60))
     seed_hash: Mapped[str] = mapped_column(String(64))
     # Who sat where; once the match is over, also who played which of each seat's moves
-    # and whose the seat's result is (app/records/credit.py).
+    # and whose the seat's result is (app/store/credit.py).
     players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # "playing" -> "finished", or "abandoned" when nobody stayed at the table.
     status: Mapped[str] = mapped_column(String(10), index=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 import games
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
-from app.records.credit import with_defaults
+from app.store.credit import with_defaults
 from games import Rules, describe
 
 OVER = ("finished", "abandoned")

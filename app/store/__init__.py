@@ -1,7 +1,10 @@
 """Database reads and writes: every function is keyword-only and takes the session.
 
-One module per kind of record — people (users, sessions), rooms, matches, ratings,
-chat — and every function is here under ``store.<name>``.
+One module per kind of record — ``people`` (users, sessions), ``rooms``, ``matches``,
+``ratings``, ``chat`` — and every function is here under ``store.<name>``. Beside them:
+``events``, the event log's transaction; ``credit``, who played each seat's moves (written
+into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
+any of it on a worker thread; ``outage``, database outages told once.
 
 The rooms (app/rooms/) decide and call these through their storage
 (app/rooms/storage.py); the routes read through them too. These functions only persist and

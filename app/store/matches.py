@@ -18,7 +18,7 @@ from app.models import (
     Room,
     utcnow,
 )
-from app.records.credit import seat_records
+from app.store.credit import seat_records
 from app.store.rooms import row_values
 
 
@@ -53,7 +53,7 @@ def end_match(
     winners: list[int],
     finished_at: datetime | None = None,
 ) -> None:
-    """Record a match's end, with who played which moves of each seat (app/records/credit.py).
+    """Record a match's end, with who played which moves of each seat (app/store/credit.py).
 
     Runs in the caller's transaction: the event log's, with the last event.
     """
