@@ -52,6 +52,7 @@ from app.connections.hub import Hub
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.rooms.follower import Follower, room_description
+from app.rooms.ownership import set_owned
 
 log = logging.getLogger("parlour.cluster")
 CALL_TIMEOUT = 2.0  # seconds an owner has to answer a forwarded verb
@@ -170,7 +171,7 @@ class Cluster:
         """A room just loaded here: claim it if it is free, else follow its owner."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
-        room.owned = await self.claim(room)
+        set_owned(room, await self.claim(room))
         if not room.owned:
             await self.bus.subscribe(self.channels.room(room.id))
             await self.presence.learn(room.id)

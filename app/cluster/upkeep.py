@@ -24,6 +24,7 @@ from app import store
 from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence
 from app.rooms import LiveRoom, Rooms
+from app.rooms.ownership import set_owned
 
 log = logging.getLogger("parlour.cluster")
 SWEEP_SECONDS = 2.0
@@ -109,7 +110,7 @@ class Upkeep:
         room = self.rooms.registry.held(room_id)
         if room is not None and room.owned:
             log.warning("lost the lease on room %s; following its new owner", room_id)
-            room.owned = False
+            set_owned(room, False)
             asyncio.get_running_loop().create_task(self.holder.follow_owner(room))
 
     async def sweep_orphans(self) -> None:
