@@ -59,16 +59,17 @@ class Settings(BaseSettings):
     # description (who is here) goes out again.
     presence_delay: float = 0.2
 
-    # Seconds a process may answer a request's identity from memory (app/auth.py): how long
-    # a revoked session can outlive its revocation in another process if Redis loses word.
+    # Seconds a process may answer a request's identity from memory (app/people/sessions.py):
+    # how long a revoked session can outlive its revocation in another process if Redis loses
+    # word.
     session_cache_seconds: float = 5.0
 
-    # Login attempts allowed per account and per address in each window (app/quotas.py).
+    # Login attempts allowed per account and per address in each window (app/limits/quotas.py).
     login_attempts_per_account: int = 10
     login_attempts_per_address: int = 50
     login_window_seconds: float = 900.0
     # Tables a person, and an address, may open in an hour; rooms an address may look up
-    # by short code in a minute (app/quotas.py).
+    # by short code in a minute (app/limits/quotas.py).
     rooms_per_hour_per_person: int = 30
     rooms_per_hour_per_address: int = 120
     code_lookups_per_minute: int = 60

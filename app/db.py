@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.outage import OutageLog
+from app.store.outage import OutageLog
 
 
 def make_engine(url: str) -> Engine:

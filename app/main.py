@@ -9,8 +9,9 @@ import asyncio
 import gc
 import logging
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +19,22 @@ from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
-from app import http_errors
-from app.auth import Authenticator
 from app.chat.service import Chat
 from app.cluster.cluster import Cluster
+from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
-from app.db import make_engine
-from app.http_guards import HttpGuards, parse_origins
-from app.hub import Hub
-from app.identity import CookieSigner
-from app.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
-from app.redis_clients import event_loop_client, lease_keeper_client
+from app.connections.hub import Hub
+from app.db import make_engine, make_session_factory
+from app.http import errors as http_errors
+from app.http.guards import HttpGuards, parse_origins
+from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.people.cookie import CookieSigner
+from app.people.sessions import Authenticator
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
@@ -41,6 +42,7 @@ from app.routes import pages, ws
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
+from app.store.database_thread import DatabaseThread
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
@@ -77,22 +79,34 @@ class ParlourApp:
         await self.guarded(scope, receive, send)
 
 
-def create_app(
-    settings: Settings | None = None,
-    *,
-    storage: RoomStorage | None = None,
-    clock: Clock | None = None,
-) -> ParlourApp:
-    """The app; ``storage`` replaces the rooms' database transactions and ``clock`` their
-    time source (tests inject them)."""
-    settings = settings or get_settings()
-    storage = storage or RoomStorage(make_engine(settings.database_url))
+@dataclass
+class Services:
+    """What one process runs: the people's sessions, the quotas, the rooms and their chat,
+    its connections, and with several processes the cluster joining them."""
+
+    settings: Settings
+    database: DatabaseThread
+    signer: CookieSigner
+    auth: Authenticator
+    quotas: Quotas
+    hub: Hub
+    rooms: Rooms
+    chat: Chat
+    cluster: Cluster | None
+
+
+def build_services(
+    settings: Settings,
+    storage: RoomStorage,
+    database: DatabaseThread,
+    time_source: TimeSource | None,
+) -> Services:
+    """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
-    auth = Authenticator(storage.sessions, signer, cache_seconds=settings.session_cache_seconds)
-    quotas: Quotas = MemoryQuotas()
+    auth = Authenticator(database.sessions, signer, cache_seconds=settings.session_cache_seconds)
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
-        "clock": clock,
+        "time_source": time_source,
         "absence_grace": settings.absence_grace,
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
@@ -100,36 +114,41 @@ def create_app(
     }
     hub = Hub()
     cluster: Cluster | None = None
+    quotas: Quotas = MemoryQuotas()
     if settings.redis_url:
-        # Several processes share the rooms: leases, notices and forwarding over Redis.
-        redis = event_loop_client(settings.redis_url)
-        keeper = lease_keeper_client(settings.redis_url, settings.lease_seconds)
-        cluster = Cluster(
-            redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
-        )
-        # Sessions ended or users changed in one process are forgotten in every other (the
-        # word is sent from the event loop: some of it comes from worker threads).
-        cluster.on_forget_user = auth.forget_here
-        cluster.on_forget_all = auth.forget_all
-        quotas = RedisQuotas(redis, settings.redis_prefix)
+        cluster = _cluster(settings.redis_url, settings, hub, auth)
+        quotas = RedisQuotas(cluster.redis, settings.redis_prefix)
+        notifier = Notifiers([hub, cluster])
         rooms = Rooms(
-            storage,
-            notifier=Notifiers([hub, cluster]),
-            presence=cluster.presence,
-            ownership=cluster,
-            **timing,
+            storage, notifier=notifier, presence=cluster.presence, ownership=cluster, **timing
         )
     else:
         rooms = Rooms(storage, notifier=hub, presence=hub, **timing)
     chat = Chat(
-        storage,
-        hub,
-        others=cluster,
-        rate=settings.chat_rate_per_second,
-        burst=settings.chat_burst,
+        database, hub, others=cluster, rate=settings.chat_rate_per_second, burst=settings.chat_burst
     )
+    rooms.registry.on_release(chat.room_released)
     if cluster is not None:
         cluster.attach(rooms, chat)
+    return Services(settings, database, signer, auth, quotas, hub, rooms, chat, cluster)
+
+
+def _cluster(redis_url: str, settings: Settings, hub: Hub, auth: Authenticator) -> Cluster:
+    """Several processes share the rooms: leases, notices and forwarding over Redis."""
+    redis = event_loop_client(redis_url)
+    keeper = lease_keeper_client(redis_url, settings.lease_seconds)
+    cluster = Cluster(
+        redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
+    )
+    # Sessions ended or users changed in one process are forgotten in every other.
+    cluster.on_forget_user = auth.forget_here
+    cluster.on_forget_all = auth.forget_all
+    return cluster
+
+
+def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start-up and shut-down: the cluster joined, the open rooms loaded, then served."""
+    cluster, rooms, auth, hub = services.cluster, services.rooms, services.auth, services.hub
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -138,6 +157,7 @@ def create_app(
             loop, publish = asyncio.get_running_loop(), cluster.forget_user
 
             def tell_others(user_id: str) -> None:
+                # Sent from the event loop: some of the word comes from worker threads.
                 loop.call_soon_threadsafe(publish, user_id)
 
             auth.tell_others = tell_others
@@ -145,37 +165,70 @@ def create_app(
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
-        # Everything loaded so far lives as long as the process: keep it out of the
-        # collector's sight, and collect the rest less eagerly. Under load, full
-        # collections of the start-up heap were the main cause of latency spikes
-        # (bench/results/2026-11-22-load-findings.md).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(7000, 50, 1000)
+        _settle_heap()
         yield
         watchdog.cancel()
         if cluster is not None:
             await cluster.close()
         await rooms.close()
 
-    app = FastAPI(
-        title="Parlour",
-        summary="Five original card games to play with friends.",
-        lifespan=lifespan,
-    )
-    app.state.settings = settings
-    app.state.allowed_origins = parse_origins(settings.allowed_origins)
-    app.state.sessions = storage.sessions
-    app.state.signer = signer
-    app.state.auth = auth
-    app.state.limiter = Limiter(quotas, SiteQuotas.from_settings(settings))
-    app.state.hub = hub
-    app.state.rooms = rooms
-    app.state.chat = chat
+    return lifespan
 
-    http_errors.install(app)
+
+def _settle_heap() -> None:
+    """Everything loaded so far lives as long as the process: keep it out of the
+    collector's sight, and collect the rest less eagerly. Under load, full collections of
+    the start-up heap were the main cause of latency spikes
+    (bench/results/2026-11-22-load-findings.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(7000, 50, 1000)
+
+
+def expose(app: FastAPI, services: Services) -> None:
+    """The services on ``app.state``, where the routes' dependencies find them."""
+    settings = services.settings
+    state = app.state
+    state.settings = settings
+    state.allowed_origins = parse_origins(settings.allowed_origins)
+    state.sessions = services.database.sessions
+    state.signer = services.signer
+    state.auth = services.auth
+    state.limiter = Limiter(services.quotas, SiteQuotas.from_settings(settings))
+    state.hub = services.hub
+    state.rooms = services.rooms
+    state.chat = services.chat
+
+
+def mount_routes(app: FastAPI) -> None:
+    """Every API router, the pages, and the static files."""
     api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
     for routes in (*api, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    storage: RoomStorage | None = None,
+    database: DatabaseThread | None = None,
+    clock: TimeSource | None = None,
+) -> ParlourApp:
+    """The app; ``storage`` replaces the rooms' database transactions, ``database`` the
+    people's and the chat's, and ``clock`` is the time source the rooms keep time by
+    (tests inject them)."""
+    settings = settings or get_settings()
+    storage = storage or RoomStorage(make_engine(settings.database_url))
+    # People's sessions and the chat run their transactions on the same engine as the rooms.
+    database = database or DatabaseThread(make_session_factory(storage.engine))
+    services = build_services(settings, storage, database, clock)
+    app = FastAPI(
+        title="Parlour",
+        summary="Five original card games to play with friends.",
+        lifespan=lifespan_of(services),
+    )
+    expose(app, services)
+    http_errors.install(app)
+    mount_routes(app)
     return ParlourApp(app, settings)

@@ -41,7 +41,7 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     username: Mapped[str | None] = mapped_column(String(20), default=None)
-    # The username's confusable skeleton (app/confusables.py): unique, so "Ann" spelt with
+    # The username's confusable skeleton (app/people/confusables.py): unique, so "Ann" spelt with
     # a Cyrillic A cannot be taken once "Ann" is.
     username_key: Mapped[str | None] = mapped_column(
         String(100), default=None, unique=True, index=True
@@ -134,7 +134,7 @@ class Match(Base):
     seed: Mapped[str] = mapped_column(String(60))
     seed_hash: Mapped[str] = mapped_column(String(64))
     # Who sat where; once the match is over, also who played which of each seat's moves
-    # and whose the seat's result is (app/credit.py).
+    # and whose the seat's result is (app/store/credit.py).
     players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # "playing" -> "finished", or "abandoned" when nobody stayed at the table.
     status: Mapped[str] = mapped_column(String(10), index=True)

@@ -23,7 +23,7 @@ import uvicorn
 
 from app.config import get_settings, settings_or_exit
 from app.db import upgrade_to_head
-from app.http_protocol import with_header_timeout
+from app.http.protocol import with_header_timeout
 
 # Small frames only, and no per-message deflate: it costs 25-40 % of the server's CPU on
 # Parlour's small JSON messages (docs/architecture.md, "Measured").

@@ -6,7 +6,7 @@ on one keep-alive connection, one at a time, and prints the server process's CPU
 request (user + system, all its threads) and the requests per second the client saw. Most
 of a request's cost is the framework; the part this measures changing is the identity
 lookup (the session cookie to a person). It runs twice: with the server's identity cache
-(app/auth.py; nearly every request a hit) and without it (SESSION_CACHE_SECONDS=0: every
+(app/people/sessions.py; nearly every request a hit) and without it (SESSION_CACHE_SECONDS=0: every
 request loads the session from the database in a worker thread).
 
     python -m bench.session_cost [--requests 3000] [--database-url URL]

@@ -10,7 +10,7 @@ nothing and reacts with nothing.
 
 from __future__ import annotations
 
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 
 TABLE = "table"
@@ -31,19 +31,19 @@ def readable(room: LiveRoom, seat: int | None) -> frozenset[str]:
 def check_speaker(room: LiveRoom, user_id: str | None) -> str:
     """A speaker needs an identity, and the host must not have muted them."""
     if user_id is None:
-        raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+        raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
     if user_id in room.muted:
-        raise RoomError("muted", "The host has muted you at this table.", 403)
+        raise Refusal("muted", "The host has muted you at this table.", 403)
     return user_id
 
 
 def check_channel(room: LiveRoom, seat: int | None, channel: str) -> None:
     """Refuse a message to a channel its writer may not write in."""
     if channel == TABLE and seat is None:
-        raise RoomError(
+        raise Refusal(
             "not_seated", "Only the players write to the table; write to the watchers.", 403
         )
     if channel not in readable(room, seat):
-        raise RoomError(
+        raise Refusal(
             "watchers_chat_off", "The host has closed the watchers' chat to the players.", 403
         )

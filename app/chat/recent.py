@@ -1,7 +1,7 @@
 """A room's last messages, per channel, as this process knows them.
 
-Kept on the room (``LiveRoom.chat``), so it lives as long as the room is held here. It is
-filled from the database the first time a connection needs it; messages said or heard
+Kept by the chat (:class:`RecentChats`, one per room) as long as the room is held here. It
+is filled from the database the first time a connection needs it; messages said or heard
 before that are kept and merged in by id, so none is lost to the race. The ``chat_log``
 message a connection is sent on connect is rendered once per set of channels and reused
 until the next message.
@@ -66,3 +66,22 @@ class RecentChat:
             text = orjson.dumps({"type": "chat_log", "messages": self.log(channels)}).decode()
             self._logs[channels] = text
         return text
+
+
+class RecentChats:
+    """The recent messages of every room held here, by room id: the chat's own storage
+    in memory (the database holds every line; app/store/chat.py)."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, RecentChat] = {}
+
+    def of(self, room_id: str) -> RecentChat:
+        """The room's recent messages (not known yet, for a room new here)."""
+        recent = self._rooms.get(room_id)
+        if recent is None:
+            recent = self._rooms[room_id] = RecentChat()
+        return recent
+
+    def drop(self, room_id: str) -> None:
+        """The room is no longer held here."""
+        self._rooms.pop(room_id, None)

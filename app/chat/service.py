@@ -15,15 +15,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from app import store
 from app.chat.access import CHANNELS, check_channel, check_speaker
 from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
-from app.chat.recent import KEPT
+from app.chat.recent import KEPT, RecentChat, RecentChats
 from app.chat.text import REACTIONS, checked_text
+from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
-from app.ratelimit import PerKey
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 from app.rooms.records import LiveRoom
-from app.rooms.storage import RoomStorage
+from app.store.database_thread import DatabaseThread
 
 
 def chat_body(message: ChatMessage) -> dict[str, Any]:
@@ -45,16 +46,18 @@ class Chat:
 
     def __init__(
         self,
-        storage: RoomStorage,
+        database: DatabaseThread,
         readers: ChatReaders,
         *,
         rate: float,
         burst: int,
         others: ChatOutlet | None = None,
+        recent_chats: RecentChats | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.storage = storage
+        self.database = database
         self.readers = readers
+        self.recent_chats = recent_chats or RecentChats()
         self.others = others
         self.clock = clock
         self.rate, self.burst = rate, burst
@@ -63,22 +66,23 @@ class Chat:
 
     def _check_rate(self, limits: PerKey, user_id: str) -> None:
         if not limits.allow(user_id, self.clock()):
-            raise RoomError(
+            raise Refusal(
                 "rate_limited",
                 f"Slow down: {self.rate:g} a second, bursts of {self.burst}. Wait a moment.",
                 429,
             )
 
     async def say(self, room: LiveRoom, *, user_id: str | None, channel: str, text: str) -> None:
-        """Store a line and hand it on; RoomError (nothing stored) when it is refused."""
+        """Store a line and hand it on; Refusal (nothing stored) when it is refused."""
         speaker = check_speaker(room, user_id)
         seat = room.seat_of(speaker)
         check_channel(room, seat, channel)
         cleaned = checked_text(text)
         self._check_rate(self._lines, speaker)
         holder = room.seats[seat] if seat is not None else None
-        stored = await self.storage.add_chat(
-            ChatMessage(
+        stored = await self.database.call(
+            store.add_chat,
+            message=ChatMessage(
                 room_id=room.id,
                 match_id=room.match_id,
                 version=room.version,
@@ -89,21 +93,21 @@ class Chat:
                 name=holder.name if holder is not None else "",
                 text=cleaned,
                 at=utcnow(),
-            )
+            ),
         )
         if stored is None:
-            raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+            raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
         self._spread(room, Spoken.of(channel, chat_body(stored)))
 
     async def react(self, room: LiveRoom, *, user_id: str | None, reaction: str) -> None:
-        """Hand on a player's reaction (never stored); RoomError when it is refused."""
+        """Hand on a player's reaction (never stored); Refusal when it is refused."""
         if reaction not in REACTIONS:
-            raise RoomError("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
+            raise Refusal("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
         speaker = check_speaker(room, user_id)
         seat = room.seat_of(speaker)
         holder = room.seats[seat] if seat is not None else None
         if seat is None or holder is None:
-            raise RoomError("not_seated", "Only the players send reactions.", 403)
+            raise Refusal("not_seated", "Only the players send reactions.", 403)
         self._check_rate(self._reactions, speaker)
         body = {
             "type": "reaction",
@@ -123,22 +127,33 @@ class Chat:
     def heard(self, room: LiveRoom, spoken: Spoken) -> None:
         """A message said here or on another process: remember it, deliver it here."""
         if spoken.is_chat:
-            room.chat.remember(spoken.body)
+            self.recent_chats.of(room.id).remember(spoken.body)
         self.readers.spoken(room, spoken)
 
     async def recent(self, room: LiveRoom) -> None:
         """Make sure the room's recent messages are known (read once from the database)."""
-        if room.chat.loaded:
+        chat = self.recent_chats.of(room.id)
+        if chat.loaded:
             return
-        async with room.chat.lock:
-            if room.chat.loaded:
+        async with chat.lock:
+            if chat.loaded:
                 return
-            stored = await self.storage.recent_chat(room.id, CHANNELS, KEPT)
-            room.chat.fill(chat_body(message) for message in stored)
+            stored = await self.database.call(
+                store.recent_messages, room_id=room.id, channels=CHANNELS, limit=KEPT
+            )
+            chat.fill(chat_body(message) for message in stored)
 
     async def catch_up(self, room: LiveRoom) -> None:
         """Messages may have been missed (Redis was away): read them again, and send every
         connection of the room its chat log anew."""
-        room.chat.forget()
+        self.recent_chats.of(room.id).forget()
         await self.recent(room)
         self.readers.chat_reloaded(room)
+
+    def recent_of(self, room: LiveRoom) -> RecentChat:
+        """The room's recent messages as this process knows them."""
+        return self.recent_chats.of(room.id)
+
+    def room_released(self, room: LiveRoom) -> None:
+        """The room is no longer held here: its recent messages are let go too."""
+        self.recent_chats.drop(room.id)

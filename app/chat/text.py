@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 
 MAX_CHARS = 500
 
@@ -41,9 +41,9 @@ def checked_text(text: str) -> str:
     """The cleaned text, or a refusal when nothing is left or it is too long."""
     cleaned = clean(text)
     if not cleaned:
-        raise RoomError("chat_empty", "Write something first.", 422)
+        raise Refusal("chat_empty", "Write something first.", 422)
     if len(cleaned) > MAX_CHARS:
-        raise RoomError(
+        raise Refusal(
             "chat_too_long",
             f"A message is at most {MAX_CHARS} characters; this one has {len(cleaned)}.",
             422,

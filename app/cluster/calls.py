@@ -15,7 +15,7 @@ import orjson
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
-from app.rooms import RoomError
+from app.refusal import Refusal
 
 
 class Calls:
@@ -29,7 +29,7 @@ class Calls:
         self._waiting: dict[str, asyncio.Future[Any]] = {}
 
     async def call(self, owner: str, room_id: str, verb: str, args: dict[str, Any]) -> Any:
-        """Run ``verb`` on ``owner``: its result, or its refusal raised as a RoomError;
+        """Run ``verb`` on ``owner``: its result, or its refusal raised as a Refusal;
         TimeoutError if it does not answer in time."""
         call_id = secrets.token_hex(8)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -57,7 +57,7 @@ class Calls:
         if reply["ok"]:
             answer.set_result(reply["result"])
         else:
-            answer.set_exception(RoomError(reply["code"], reply["message"], reply["status"]))
+            answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
 
     def acknowledged(self, call_ids: list[str]) -> None:
         """A notice says these forwarded acts were done."""

@@ -7,22 +7,23 @@ process accepts any request for any room:
   the owner;
 - after every committed change the owner publishes a notice on the room's channel — the
   room's description (with the owner's absence stamps), its turn clocks and the action
-  just committed — and each process holding a copy applies the action through the referee
-  (``follow``) and lets its own connections render their own views; a copy that missed a
-  notice restores itself from the log. Timers (turn clocks, absence, stale tables) run on
+  just committed — and each process holding a copy hands it to its follower
+  (app/rooms/follower.py), which applies it through the referee and lets this process's
+  connections render their own views; a copy that missed a notice restores itself from
+  the log. Timers (turn clocks, absence, stale tables) run on
   the owner only, so every copy shows the owner's times;
 - a verb on a room owned elsewhere travels to the owner on its process channel and its
   answer (the result or the refusal) comes back on the asker's;
 - a chat line or reaction said through any process is published on the room's talk
   channel, which every process holding the room listens to; each delivers it to its own
-  connections that may read it (app/hub.py);
+  connections that may read it (app/cluster/talk.py);
 - every third of a lease each process renews its leases from a thread of their own
   (app/cluster/leases.py) and takes over the rooms whose owner is gone
   (app/cluster/upkeep.py), so a dead owner's tables play on within its lease time plus a
   second;
 - a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
-  the sessions channel, and every process forgets its cached identities (app/auth.py);
-  after an outage of Redis every process forgets them all.
+  the sessions channel, and every process forgets its cached identities
+  (app/people/sessions.py); after an outage of Redis every process forgets them all.
 """
 
 from __future__ import annotations
@@ -40,19 +41,18 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.chat.outlet import Spoken
-from app.chat.service import Chat
 from app.cluster.bus import RedisBus
 from app.cluster.calls import Calls
 from app.cluster.channels import Channels
 from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence, Here
-from app.cluster.room_description import room_description, take_description
+from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
-from app.hub import Hub
-from app.rooms import LiveRoom, RoomError, Rooms
-from app.rooms.errors import unavailable
-from app.rooms.referee import begin, follow
-from app.rooms.turn_clocks import TurnClocks
+from app.connections.hub import Hub
+from app.refusal import Refusal, unavailable
+from app.rooms import LiveRoom, Rooms
+from app.rooms.follower import Follower, room_description
+from app.rooms.ownership import set_owned
 
 log = logging.getLogger("parlour.cluster")
 CALL_TIMEOUT = 2.0  # seconds an owner has to answer a forwarded verb
@@ -86,15 +86,16 @@ class Cluster:
         self.bus = RedisBus(redis, self._on_message, self._caught_up)
         self.presence = ClusterPresence(hub, self.process_id, redis, self.bus, self.channels)
         self.calls = Calls(self.bus, self.channels, self.process_id, CALL_TIMEOUT)
-        self.upkeep = Upkeep(self)
+        self.talk = Talk(self.bus, self.channels, self.process_id)
         self._rooms: Rooms | None = None
-        self._chat: Chat | None = None
+        self._chat: Listener | None = None
+        self._follower: Follower | None = None
+        self._upkeep: Upkeep | None = None
         self._owners: dict[str, str] = {}  # last owner heard of, per room copy
         self._dirty: set[str] = set()
-        self._resyncing: dict[str, int] = {}  # room -> newest version noticed meanwhile
         self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
-        self._meta: dict[str, dict[str, Any]] = {}  # per room: its description, as noticed
+        self._meta: dict[str, dict[str, Any]] = {}  # per room owned: its last description
         self._tasks: list[asyncio.Task[None]] = []
         # What this process does when another one says a user's sessions changed.
         self.on_forget_user: Callable[[str], None] = lambda _user_id: None
@@ -108,13 +109,25 @@ class Cluster:
         return self._rooms
 
     @property
-    def chat(self) -> Chat:
+    def chat(self) -> Listener:
         assert self._chat is not None, "attach the chat first"
         return self._chat
 
-    def attach(self, rooms: Rooms, chat: Chat) -> None:
+    @property
+    def follower(self) -> Follower:
+        assert self._follower is not None, "attach the rooms first"
+        return self._follower
+
+    def attach(self, rooms: Rooms, chat: Listener) -> None:
         self._rooms = rooms
         self._chat = chat
+        self._follower = Follower(rooms.registry, self.hub)
+        self._upkeep = Upkeep(self, self.leases, self.presence, rooms, self.process_id)
+
+    @property
+    def upkeep(self) -> Upkeep:
+        assert self._upkeep is not None, "attach the rooms first"
+        return self._upkeep
 
     async def start(self) -> None:
         self.bus.start({self.channels.inbox(self.process_id), self.channels.sessions})
@@ -158,7 +171,7 @@ class Cluster:
         """A room just loaded here: claim it if it is free, else follow its owner."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
-        room.owned = await self.claim(room)
+        set_owned(room, await self.claim(room))
         if not room.owned:
             await self.bus.subscribe(self.channels.room(room.id))
             await self.presence.learn(room.id)
@@ -208,7 +221,7 @@ class Cluster:
                     return await self.calls.call(owner, room.id, verb, args)
                 except TimeoutError:
                     silent = owner
-                except RoomError as error:
+                except Refusal as error:
                     if error.code != "not_owner":
                         raise
             if loop.time() > deadline:
@@ -223,9 +236,9 @@ class Cluster:
         try:
             room = await self.rooms.get(request["room"])
             if not self.owns(room):
-                raise RoomError("not_owner", "This process does not referee that room.")
+                raise Refusal("not_owner", "This process does not referee that room.")
             result = await self.rooms.run_here(room, request["verb"], request["args"])
-        except RoomError as error:
+        except Refusal as error:
             reply.update(ok=False, code=error.code, message=error.message, status=error.status)
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
@@ -286,8 +299,8 @@ class Cluster:
                 if room.last_action is not None:
                     seq, seat, action = room.last_action
                     notice["event"] = [seq, seat, action]
-                if room.clocks is not None:
-                    notice["clocks"] = room.clocks.to_json()
+                if room.turn_clocks is not None:
+                    notice["clocks"] = room.turn_clocks.to_json()
                 if acks:
                     notice["acks"] = acks
                 self._noticed[room_id] = stamp
@@ -299,19 +312,7 @@ class Cluster:
 
     def spoken(self, room: LiveRoom, spoken: Spoken) -> None:
         """A line or reaction said through this process: the others deliver it too."""
-        message = {
-            "kind": "talk",
-            "proc": self.process_id,
-            "channel": spoken.channel,
-            "body": spoken.body,
-        }
-        self.bus.publish(self.channels.talk(room.id), orjson.dumps(message))
-
-    def _on_talk(self, room_id: str, message: dict[str, Any]) -> None:
-        room = self.rooms.registry.held(room_id)
-        if room is None or message["proc"] == self.process_id:
-            return
-        self.chat.heard(room, Spoken.of(message["channel"], message["body"]))
+        self.talk.spoken(room, spoken)
 
     # --- what arrives ------------------------------------------------------------------------
 
@@ -329,7 +330,8 @@ class Cluster:
             if message["from"] != self.process_id:
                 self.on_forget_user(message["user"])
         elif kind == "talk":
-            self._on_talk(channel.rsplit(":", 1)[1], message)
+            room = self.rooms.registry.held(channel.rsplit(":", 1)[1])
+            self.talk.heard(room, message, self.chat)
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
@@ -353,49 +355,26 @@ class Cluster:
             # the two does; until then this process's copy is the one it referees.
             asyncio.get_running_loop().create_task(self.upkeep.check_owner(room))
             return
-        if room_id in self._resyncing:
-            self._resyncing[room_id] = max(self._resyncing[room_id], notice["version"])
-            return
-        meta = notice["meta"]
-        if self._meta.get(room_id) != meta:
-            self._meta[room_id] = meta
-            if take_description(room, meta):
-                room.described()
-        version, event = notice["version"], notice.get("event")
-        if room.match_id is not None and room.state is None:
-            # The match started: its first state comes from the seed.
-            begin(room, match_id=room.match_id, seed=int(meta["seed"]), seed_hash=meta["seed_hash"])
-        clocks = TurnClocks.from_json(notice.get("clocks"))
-        if clocks != room.clocks:
-            room.clocks = clocks
-            if version == room.version:
-                room.described()  # the clocks changed at the same version
-        if version != room.version and (
-            event is None or not follow(room, *event) or room.version != version
-        ):
-            self.resync(room, version)
-            return
-        self.hub.room_changed(room)
+        self.follower.noticed(
+            room,
+            description=notice["meta"],
+            version=notice["version"],
+            event=notice.get("event"),
+            clocks=notice.get("clocks"),
+        )
 
     def resync(self, room: LiveRoom, version: int) -> None:
-        self._resyncing[room.id] = version
-        asyncio.get_running_loop().create_task(self._restore(room))
+        """A copy that may have missed notices: restored from the log."""
+        self.follower.restore(room, version)
 
-    async def _restore(self, room: LiveRoom) -> None:
-        """Bring a copy that missed notices up to date from the log."""
-        try:
-            # Notices that arrive meanwhile raise the version wanted; each reload reads
-            # everything committed so far, so this ends as soon as the log is read whole.
-            for _ in range(5):
-                async with room.lock:
-                    await self.rooms.registry.reload(room)
-                if room.version >= self._resyncing[room.id]:
-                    break
-        except Exception:
-            log.exception("could not catch room %s up from the log", room.id)
-        finally:
-            self._resyncing.pop(room.id, None)
-        self.hub.room_changed(room)
+    async def follow_owner(self, room: LiveRoom) -> None:
+        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.bus.subscribe(self.channels.room(room.id))
+        self.resync(room, room.version)
+
+    async def is_alive(self, process_id: str) -> bool:
+        return bool(await self.redis.exists(self.channels.alive_key(process_id)))
 
     async def _caught_up(self) -> None:
         """Redis is back after an outage: notices may have been missed while it was away.
@@ -411,11 +390,4 @@ class Cluster:
                 self.resync(room, room.version)
             self.presence.share(room.id, again=True)
             await self.presence.learn(room.id)
-            # Chat lines said meanwhile on other processes were not heard here.
-            asyncio.get_running_loop().create_task(self._catch_up_chat(room))
-
-    async def _catch_up_chat(self, room: LiveRoom) -> None:
-        try:
-            await self.chat.catch_up(room)
-        except Exception:
-            log.exception("could not read room %s's chat again", room.id)
+            self.talk.catch_up(room, self.chat)

@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
-from app.hub import Hub
+from app.connections.hub import Hub
 
 
 @dataclass(frozen=True)

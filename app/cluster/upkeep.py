@@ -16,26 +16,58 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from redis.exceptions import RedisError
 
-from app.rooms import LiveRoom
-
-if TYPE_CHECKING:
-    from app.cluster.cluster import Cluster
+from app import store
+from app.cluster.leases import Leases
+from app.cluster.presence import ClusterPresence
+from app.rooms import LiveRoom, Rooms
+from app.rooms.ownership import set_owned
 
 log = logging.getLogger("parlour.cluster")
 SWEEP_SECONDS = 2.0
 
 
+class Holder(Protocol):
+    """What the upkeep asks of the process's part in the cluster (app/cluster/cluster.py)."""
+
+    async def claim(self, room: LiveRoom) -> bool:
+        """Take the room's lease if nobody holds it; True if this process owns it now."""
+        ...
+
+    async def follow_owner(self, room: LiveRoom) -> None:
+        """Listen to the room's owner's notices, catching up with what was missed."""
+        ...
+
+    async def is_alive(self, process_id: str) -> bool:
+        """Whether a process still renews its heartbeat."""
+        ...
+
+    def described(self, room_id: str) -> None:
+        """Who is connected to the room changed through another process."""
+        ...
+
+
 class Upkeep:
-    def __init__(self, cluster: Cluster) -> None:
-        self.cluster = cluster
+    def __init__(
+        self,
+        holder: Holder,
+        leases: Leases,
+        presence: ClusterPresence,
+        rooms: Rooms,
+        process_id: str,
+    ) -> None:
+        self.holder = holder
+        self.leases = leases
+        self.presence = presence
+        self.rooms = rooms
+        self.process_id = process_id
 
     async def run(self) -> None:
         """Tick until cancelled; a failed tick is logged and the next one tries again."""
-        period = self.cluster.leases.seconds / 3
+        period = self.leases.seconds / 3
         sweep_every = max(1, round(SWEEP_SECONDS / period))
         rounds = 0
         while True:
@@ -49,20 +81,19 @@ class Upkeep:
             await asyncio.sleep(period)
 
     async def tick(self, *, sweep: bool) -> None:
-        cluster = self.cluster
-        leases, registry = cluster.leases, cluster.rooms.registry
+        leases, registry = self.leases, self.rooms.registry
         for room_id in leases.lost():
             self.give_up(room_id)
         copies = [room for room in registry.rooms() if not room.owned]
         owners = await leases.owners([room.id for room in copies])
         for room, owner in zip(copies, owners, strict=True):
-            if owner is None and await cluster.claim(room):
+            if owner is None and await self.holder.claim(room):
                 log.info("took over room %s", room.id)
-                await cluster.rooms.became_owner(room)
-        for process in cluster.presence.processes():
-            if not await cluster.redis.exists(cluster.channels.alive_key(process)):
-                for room_id in cluster.presence.drop_process(process):
-                    cluster.described(room_id)
+                await self.rooms.became_owner(room)
+        for process in self.presence.processes():
+            if not await self.holder.is_alive(process):
+                for room_id in self.presence.drop_process(process):
+                    self.holder.described(room_id)
         if sweep:
             await self.sweep_orphans()
         for room in registry.rooms():
@@ -71,31 +102,25 @@ class Upkeep:
     async def check_owner(self, room: LiveRoom) -> None:
         """Another process says it referees a room this one owns: Redis's lease decides."""
         with contextlib.suppress(RedisError, OSError):
-            if await self.cluster.leases.owner(room.id) not in (None, self.cluster.process_id):
+            if await self.leases.owner(room.id) not in (None, self.process_id):
                 self.give_up(room.id)
 
     def give_up(self, room_id: str) -> None:
-        self.cluster.leases.forget(room_id)
-        room = self.cluster.rooms.registry.held(room_id)
+        self.leases.forget(room_id)
+        room = self.rooms.registry.held(room_id)
         if room is not None and room.owned:
             log.warning("lost the lease on room %s; following its new owner", room_id)
-            room.owned = False
-            asyncio.get_running_loop().create_task(self._follow(room))
-
-    async def _follow(self, room: LiveRoom) -> None:
-        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
-        with contextlib.suppress(RedisError, OSError):
-            await self.cluster.bus.subscribe(self.cluster.channels.room(room.id))
-        self.cluster.resync(room, room.version)
+            set_owned(room, False)
+            asyncio.get_running_loop().create_task(self.holder.follow_owner(room))
 
     async def sweep_orphans(self) -> None:
         """Open rooms that no process holds (their owner died): claim them, resuming their
         matches, so that their timers and computer players run again."""
-        rooms = self.cluster.rooms
-        ids = await rooms.storage.open_room_ids()
+        rooms = self.rooms
+        ids = await rooms.storage.call(store.open_room_ids)
         held = {room.id for room in rooms.registry.rooms()}
         candidates = [room_id for room_id in ids if room_id not in held]
-        owners = await self.cluster.leases.owners(candidates)
+        owners = await self.leases.owners(candidates)
         for room_id, owner in zip(candidates, owners, strict=True):
             if owner is None:
                 room = await rooms.get(room_id)

@@ -17,21 +17,21 @@ from __future__ import annotations
 
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 
 
 class AwayKeeper:
     """Told of every change of a room before anyone else, so that what they see — the
     description, the timers — has up-to-date stamps. Only the room's owner stamps."""
 
-    def __init__(self, presence: Presence, clock: Clock) -> None:
+    def __init__(self, presence: Presence, time_source: TimeSource) -> None:
         self.presence = presence
-        self.clock = clock
+        self.time_source = time_source
 
     def room_changed(self, room: LiveRoom) -> None:
         if not room.owned or room.ended:
             return
-        if refresh(room, self.presence.connected_users(room.id), self.clock.now()):
+        if refresh(room, self.presence.connected_users(room.id), self.time_source.now()):
             room.described()
 
 

@@ -19,11 +19,11 @@ import asyncio
 import logging
 from typing import Any
 
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.thinking import Thinkers
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 from games.bots import SEARCHING, choose
 
 log = logging.getLogger("parlour.bots")
@@ -46,10 +46,15 @@ class BotDriver:
     max_retry_pause = 2.0
 
     def __init__(
-        self, referee: Referee, clock: Clock, *, delay: float, thinkers: Thinkers | None = None
+        self,
+        referee: Referee,
+        time_source: TimeSource,
+        *,
+        delay: float,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.referee = referee
-        self.clock = clock
+        self.time_source = time_source
         self.delay = delay
         self.thinkers = thinkers or Thinkers()
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -87,11 +92,11 @@ class BotDriver:
         failures = 0
         while self._bot_awaited(room):
             pause = self.delay if failures == 0 else self._retry_pause(failures)
-            await self.clock.sleep(pause)
+            await self.time_source.sleep(pause)
             for seat in room.rules.to_act(room.state) if room.status == "playing" else []:
                 try:
                     await self._move(room, seat)
-                except RoomError as error:  # a person acted first, or the seat changed hands
+                except Refusal as error:  # a person acted first, or the seat changed hands
                     log.debug("computer in room %s seat %s: %s", room.id, seat, error.message)
                 except Exception as error:
                     failures += 1

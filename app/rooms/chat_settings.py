@@ -7,7 +7,8 @@ room's lock, write one transaction, and only then change the room and tell the n
 
 from __future__ import annotations
 
-from app.rooms.errors import RoomError
+from app import store
+from app.refusal import Refusal
 from app.rooms.lobby import check_host
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
@@ -26,12 +27,14 @@ class ChatSettings:
         async with room.lock:
             check_host(room, user_id)
             if person == user_id:
-                raise RoomError("bad_request", "The host cannot mute themselves.", 422)
+                raise Refusal("bad_request", "The host cannot mute themselves.", 422)
             wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
             if wanted == room.muted:
                 return
-            if not await self.storage.set_muted(room.id, wanted, person=person):
-                raise RoomError("user_not_found", "There is no such person.", 404)
+            if not await self.storage.call(
+                store.set_muted, room_id=room.id, muted=wanted, person=person
+            ):
+                raise Refusal("user_not_found", "There is no such person.", 404)
             room.muted = wanted
             room.described()
             self.notifier.room_changed(room)
@@ -42,7 +45,7 @@ class ChatSettings:
             check_host(room, user_id)
             if room.watchers_chat == on:
                 return
-            await self.storage.set_watchers_chat(room.id, on)
+            await self.storage.call(store.set_watchers_chat, room_id=room.id, on=on)
             room.watchers_chat = on
             room.described()
             self.notifier.room_changed(room)

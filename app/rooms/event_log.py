@@ -17,52 +17,23 @@ The transaction that appends a match's last event also finishes the match: its r
 which seats won, the room's status — and then each finishing hook runs in the same
 transaction (the ratings, app/ratings/). A match is finished, and its ratings changed,
 together or not at all; and since only the event that is written finishes a match, an
-event sent again (its seq already taken) finishes nothing twice.
+event sent again (its seq already taken) finishes nothing twice. The SQL of that
+transaction is in app/store/events.py; this module groups the events and runs it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
-from sqlalchemy import Connection, Engine, Insert, bindparam, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from app.models import MatchEvent, MatchPlayer, Room, utcnow
-from app.store import end_match
+from app.store.events import Event, FinishHook, insert_for, write_events
 
 MAX_BATCH = 500  # events per transaction: bounds one statement's size
-
-# Called in the finishing transaction for each match it finishes: (connection, match id,
-# the time the match finished). An exception fails the whole transaction.
-FinishHook = Callable[[Connection, str, datetime], None]
-
-
-@dataclass(frozen=True)
-class Event:
-    """One action to append; ``result`` (scores, winners) when it ends the match.
-
-    ``by`` is who made it (``{"user_id": ...}`` or ``{"bot": kind}``), ``timeout`` marks a
-    move the clock played, ``at`` is when (the rooms' clock), and ``clock_state`` the
-    room's turn clocks after it (None: the room has no clock).
-    """
-
-    match_id: str
-    seq: int
-    seat: int
-    action: dict[str, Any]
-    room_id: str
-    result: tuple[list[int], list[int]] | None = None
-    by: dict[str, Any] | None = None
-    timeout: bool = False
-    at: datetime | None = None
-    clock_state: dict[str, Any] | None = None
 
 
 class SeqTaken(IntegrityError):
@@ -74,13 +45,16 @@ class SeqTaken(IntegrityError):
         )
 
 
+__all__ = ["MAX_BATCH", "Event", "EventLog", "FinishHook", "SeqTaken"]
+
+
 class EventLog:
     """Appends events in grouped transactions on a writer thread."""
 
     def __init__(self, engine: Engine, on_finish: Sequence[FinishHook] = ()) -> None:
         self.engine = engine
         self.on_finish = list(on_finish)
-        self._insert = _insert_for(engine)
+        self._insert = insert_for(engine)
         self._queue: list[tuple[Event, asyncio.Future[None]]] = []
         self._wakeup: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -163,74 +137,4 @@ class EventLog:
             self._connection = None
 
     def _write_on(self, connection: Connection, events: list[Event]) -> set[tuple[str, int]]:
-        """Every event that fits, the turn clocks of the rooms that have them, and the end
-        of every match that ended: one transaction."""
-        rows = [
-            {
-                "match_id": e.match_id,
-                "seq": e.seq,
-                "seat": e.seat,
-                "action": e.action,
-                "played_by": e.by,
-                "timeout": e.timeout,
-                "at": e.at or utcnow(),
-            }
-            for e in events
-        ]
-        with connection.begin():
-            result = connection.execute(self._insert, rows)
-            written = {(row.match_id, row.seq) for row in result}
-            landed = [e for e in events if (e.match_id, e.seq) in written]
-            clocks = [
-                {"room": e.room_id, "state": e.clock_state}
-                for e in landed
-                if e.clock_state is not None
-            ]
-            if clocks:
-                connection.execute(
-                    update(Room)
-                    .where(Room.id == bindparam("room"))
-                    .values(clock_state=bindparam("state")),
-                    clocks,
-                )
-            finished_at = utcnow()
-            for event in landed:
-                if event.result is not None:
-                    self._finish(connection, event, finished_at)
-        return written
-
-    def _finish(self, connection: Connection, event: Event, finished_at: datetime) -> None:
-        assert event.result is not None
-        scores, winners = event.result
-        end_match(
-            connection=connection,
-            match_id=event.match_id,
-            status="finished",
-            scores=scores,
-            winners=winners,
-            finished_at=finished_at,
-        )
-        connection.execute(
-            update(MatchPlayer)
-            .where(MatchPlayer.match_id == event.match_id)
-            .values(won=MatchPlayer.seat.in_(winners or [-1]))
-        )
-        connection.execute(
-            update(Room).where(Room.id == event.room_id).values(status="finished", code=None)
-        )
-        for hook in self.on_finish:
-            hook(connection, event.match_id, finished_at)
-
-
-def _insert_for(engine: Engine) -> Insert:
-    """INSERT ... ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq."""
-    dialect = engine.dialect.name
-    if dialect == "postgresql":
-        statement: Any = postgresql.insert(MatchEvent)
-    elif dialect == "sqlite":
-        statement = sqlite.insert(MatchEvent)
-    else:
-        raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
-    return statement.on_conflict_do_nothing(  # type: ignore[no-any-return]
-        index_elements=["match_id", "seq"]
-    ).returning(MatchEvent.match_id, MatchEvent.seq)
+        return write_events(connection, self._insert, events, self.on_finish)

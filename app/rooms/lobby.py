@@ -15,18 +15,19 @@ import secrets
 from typing import Any
 
 import games
-from app.confusables import name_key
+from app import store
 from app.models import Match, Room, Seat, utcnow
+from app.people.confusables import name_key
+from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
-from app.rooms.referee import begin
+from app.rooms.referee import begin, set_turn_clocks
 from app.rooms.registry import RoomRegistry, live_room
 from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 from games import Rules
 from games.bots import KINDS as BOT_KINDS
 from games.kit.options import for_rematch
@@ -40,7 +41,7 @@ def validate_options(rules: Rules[Any], seats: int, options: dict[str, Any]) -> 
     try:
         rules.new_game(seats, 0, options, None)
     except ValueError as error:
-        raise RoomError("bad_options", str(error), 422) from None
+        raise Refusal("bad_options", str(error), 422) from None
     return {**rules.default_options(), **options}
 
 
@@ -51,19 +52,19 @@ def seed_hash(seed: int) -> str:
 
 def check_host(room: LiveRoom, user_id: str) -> None:
     if room.host_id != user_id:
-        raise RoomError("not_host", "Only the host can do that.", 403)
+        raise Refusal("not_host", "Only the host can do that.", 403)
 
 
 def _check_seat_index(room: LiveRoom, seat: int) -> None:
     if not 0 <= seat < room.seat_count:
-        raise RoomError(
+        raise Refusal(
             "bad_seat", f"Seats are numbered 0 to {room.seat_count - 1}; there is no {seat}.", 422
         )
 
 
 def _check_not_closed(room: LiveRoom) -> None:
     if room.status == "closed":
-        raise RoomError("room_closed", "This table was closed: nobody was at it for a long while.")
+        raise Refusal("room_closed", "This table was closed: nobody was at it for a long while.")
 
 
 class Lobby:
@@ -75,14 +76,14 @@ class Lobby:
         registry: RoomRegistry,
         notifier: Notifier,
         presence: Presence,
-        clock: Clock,
+        time_source: TimeSource,
         stand_ins: StandIns,
     ) -> None:
         self.storage = storage
         self.registry = registry
         self.notifier = notifier
         self.presence = presence
-        self.clock = clock
+        self.time_source = time_source
         self.stand_ins = stand_ins
 
     def _changed(self, room: LiveRoom) -> None:
@@ -96,7 +97,7 @@ class Lobby:
             return None
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if not await self.storage.code_taken(code):
+            if not await self.storage.call(store.code_exists, code=code):
                 return code
 
     async def create(
@@ -116,7 +117,7 @@ class Lobby:
         try:
             rules = games.get(game)
         except KeyError as error:
-            raise RoomError("unknown_game", str(error.args[0]), 422) from None
+            raise Refusal("unknown_game", str(error.args[0]), 422) from None
         seat_count = rules.min_seats if seats is None else seats
         merged = validate_options(rules, seat_count, options)
         setting = turn_clocks.clock_setting(clock)
@@ -136,7 +137,7 @@ class Lobby:
             muted=[],
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
-        await self.storage.insert_room(row)
+        await self.storage.call(store.insert_room, room=row)
         return self._opened(row)
 
     async def join(
@@ -144,36 +145,38 @@ class Lobby:
     ) -> int:
         """Take ``seat`` (or the first free one); asking again answers the seat held.
 
-        A name that looks like one already seated (app/confusables.py) is refused, and so
+        A name that looks like one already seated (app/people/confusables.py) is refused, and so
         is a guest at a rated table."""
         async with room.lock:
             mine = room.seat_of(user_id)
             if mine is not None:
                 if seat is not None and seat != mine:
-                    raise RoomError("already_seated", f"You already sit in seat {mine + 1}.")
+                    raise Refusal("already_seated", f"You already sit in seat {mine + 1}.")
                 return mine
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "This match has started; you can watch it.")
+                raise Refusal("not_waiting", "This match has started; you can watch it.")
             free = [i for i, holder in enumerate(room.seats) if holder is None]
             if not free:
-                raise RoomError("room_full", "Every seat is taken; you can watch.")
+                raise Refusal("room_full", "Every seat is taken; you can watch.")
             if seat is None:
                 seat = free[0]
             _check_seat_index(room, seat)
             if room.seats[seat] is not None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
             if room.rated and not account:
-                raise RoomError(
+                raise Refusal(
                     "account_needed", "A rated table is for accounts: log in or sign up.", 403
                 )
             key = name_key(name)
             if any(h is not None and name_key(h.name) == key for h in room.seats):
-                raise RoomError(
+                raise Refusal(
                     "name_taken", f"Someone at this table is already called {name} (or alike)."
                 )
             holder = SeatHolder(user_id, None, name)
-            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            await self.storage.call(
+                store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(holder)
+            )
             room.seats[seat] = holder
             self._changed(room)
             return seat
@@ -183,10 +186,10 @@ class Lobby:
         async with room.lock:
             seat = room.seat_of(user_id)
             if seat is None:
-                raise RoomError("not_seated", "You do not sit at this table.")
+                raise Refusal("not_seated", "You do not sit at this table.")
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "You cannot leave a match that has started.")
+                raise Refusal("not_waiting", "You cannot leave a match that has started.")
             new_host: str | None = None
             if room.host_id == user_id:
                 # The host role passes to the next person at the table, if any.
@@ -198,7 +201,9 @@ class Lobby:
                     ),
                     None,
                 )
-            await self.storage.free_seat(room.id, seat, new_host_id=new_host)
+            await self.storage.call(
+                store.free_seat, room_id=room.id, seat=seat, new_host_id=new_host
+            )
             room.seats[seat] = None
             if new_host is not None:
                 room.host_id = new_host
@@ -210,7 +215,7 @@ class Lobby:
         the others can finish; the person may take it back."""
         _check_seat_index(room, seat)
         if kind not in BOT_KINDS:
-            raise RoomError("bad_request", f"Unknown computer player {kind!r}.", 422)
+            raise Refusal("bad_request", f"Unknown computer player {kind!r}.", 422)
         if room.status == "playing":
             await self.stand_ins.replace(room, user_id=user_id, seat=seat, kind=kind)
             return
@@ -218,13 +223,15 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("match_over", "This match is over.")
+                raise Refusal("match_over", "This match is over.")
             if room.rated:
-                raise RoomError("rated_table", "A rated table has no computer players.")
+                raise Refusal("rated_table", "A rated table has no computer players.")
             if room.seats[seat] is not None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
             holder = SeatHolder(None, kind, room.computer_name(seat))
-            await self.storage.put_seat(room.id, seat, holder_columns(holder))
+            await self.storage.call(
+                store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(holder)
+            )
             room.seats[seat] = holder
             self._changed(room)
 
@@ -235,13 +242,13 @@ class Lobby:
             _check_seat_index(room, seat)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "Seats can only be freed before the start.")
+                raise Refusal("not_waiting", "Seats can only be freed before the start.")
             holder = room.seats[seat]
             if holder is None:
-                raise RoomError("seat_empty", f"Seat {seat + 1} is already free.")
+                raise Refusal("seat_empty", f"Seat {seat + 1} is already free.")
             if holder.user_id == user_id:
-                raise RoomError("bad_request", "The host cannot remove themselves; leave instead.")
-            await self.storage.free_seat(room.id, seat)
+                raise Refusal("bad_request", "The host cannot remove themselves; leave instead.")
+            await self.storage.call(store.free_seat, room_id=room.id, seat=seat)
             room.seats[seat] = None
             self._changed(room)
 
@@ -251,9 +258,9 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise RoomError("not_waiting", "This match has already started.")
+                raise Refusal("not_waiting", "This match has already started.")
             if any(holder is None for holder in room.seats):
-                raise RoomError("seats_free", "Every seat must be taken before the start.")
+                raise Refusal("seats_free", "Every seat must be taken before the start.")
             seed = secrets.randbits(128)
             match = Match(
                 id=secrets.token_hex(8),
@@ -274,25 +281,29 @@ class Lobby:
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             clocks = None
-            if room.clock is not None:
+            if room.time_control is not None:
                 first = room.rules.new_game(room.seat_count, seed, room.options, None)
                 clocks = turn_clocks.started(
-                    room.clock, room.seat_count, room.rules.to_act(first), self.clock.now()
+                    room.time_control,
+                    room.seat_count,
+                    room.rules.to_act(first),
+                    self.time_source.now(),
                 )
-            await self.storage.start_match(
-                room.id, match, user_ids, None if clocks is None else clocks.to_json()
+            await self.storage.call(
+                store.start_match,
+                room_id=room.id,
+                match=match,
+                user_ids=user_ids,
+                clock_state=None if clocks is None else clocks.to_json(),
             )
             begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
-            room.clocks = clocks
+            set_turn_clocks(room, clocks)
             room.status = "playing"
             self._changed(room)
 
     def _opened(self, row: Room) -> LiveRoom:
-        """A table just stored, held here from now on. Nobody has said anything at it yet,
-        so its chat is known to be empty without reading the database."""
-        room = live_room(row)
-        room.chat.fill(())
-        return self.registry.add(room)
+        """A table just stored, held here from now on."""
+        return self.registry.add(live_room(row))
 
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         """A new room with the same game, options, clock and people, in the same seats.
@@ -303,9 +314,9 @@ class Lobby:
         """
         async with room.lock:
             if room.status != "finished":
-                raise RoomError("not_finished", "A rematch can start once this match is over.")
+                raise Refusal("not_finished", "A rematch can start once this match is over.")
             if room.seat_of(user_id) is None:
-                raise RoomError("not_seated", "Only the players can ask for a rematch.", 403)
+                raise Refusal("not_seated", "Only the players can ask for a rematch.", 403)
             if room.rematch_id is not None:
                 return await self.registry.get(room.rematch_id)
             row = Room(
@@ -319,7 +330,7 @@ class Lobby:
                 host_id=user_id,
                 created_at=utcnow(),
                 rated=room.rated,
-                clock=room.clock,
+                clock=room.time_control,
                 watchers_chat=True,
                 muted=[],
             )
@@ -328,7 +339,7 @@ class Lobby:
                 for i, h in enumerate(room.seats)
                 if h is not None and h.stand_in_for is None
             ]
-            await self.storage.insert_room(row, rematch_of=room.id)
+            await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
             new_room = self._opened(row)
             room.rematch_id = new_room.id
             self._changed(room)
@@ -339,12 +350,14 @@ class Lobby:
         connected becomes host (the room's timers call this; nothing if nobody is)."""
         async with room.lock:
             since = host_away_since(room)
-            if room.ended or since is None or self.clock.now() < since + grace:
+            if room.ended or since is None or self.time_source.now() < since + grace:
                 return
             successor = host_successor(room, self.presence.connected_users(room.id))
             if successor is None:
                 return
-            await self.storage.update_room(room.id, host_id=successor)
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"host_id": successor}
+            )
             room.host_id = successor
             self._changed(room)
 
@@ -355,8 +368,10 @@ class Lobby:
             vacant = room.vacant_since
             if room.status != "waiting" or vacant is None:
                 return
-            if self.clock.now() < vacant + stale_after:
+            if self.time_source.now() < vacant + stale_after:
                 return
-            await self.storage.update_room(room.id, status="closed", code=None)
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"status": "closed", "code": None}
+            )
             room.status, room.code = "closed", None
             self._changed(room)

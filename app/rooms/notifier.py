@@ -3,7 +3,7 @@
 The rooms change a room and then say so through a :class:`Notifier`; who listens (the hub's
 connections in this process, the computer-player driver, later other processes) is not the
 rooms' business. :class:`Presence` is what the rooms may ask about who is connected
-(Colyseus's presence interface, in small). ``app.hub.Hub`` implements both.
+(Colyseus's presence interface, in small). ``app.connections.hub.Hub`` implements both.
 """
 
 from __future__ import annotations

@@ -13,13 +13,19 @@ from typing import Any, Protocol
 from app.rooms.records import LiveRoom
 
 
+def set_owned(room: LiveRoom, owned: bool) -> None:
+    """Whether this process referees ``room`` from now on (it holds the room's lease), or
+    keeps a copy that follows the owner's notices."""
+    room.owned = owned
+
+
 class Ownership(Protocol):
     def owns(self, room: LiveRoom) -> bool:
         """Whether this process may referee the room now (its lease is current)."""
         ...
 
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
-        """Run a verb on the room's owner and return its result (or raise its RoomError);
+        """Run a verb on the room's owner and return its result (or raise its Refusal);
         if the owner is gone, become the owner and run it here."""
         ...
 
@@ -42,7 +48,7 @@ class SoleProcess:
         raise AssertionError("a process running alone owns every room")
 
     async def hold(self, room: LiveRoom) -> None:
-        room.owned = True
+        set_owned(room, True)
 
     def release(self, room: LiveRoom) -> None:
         return None

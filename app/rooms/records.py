@@ -11,8 +11,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.chat.recent import RecentChat
-from app.confusables import name_key
+from app.people.confusables import name_key
 from app.rooms.turn_clocks import TurnClocks
 from games import Rules
 
@@ -73,9 +72,10 @@ class LiveRoom:
     rematch_id: str | None = None
     # A rated table (accounts only, no computers) until a computer takes a seat over.
     rated: bool = False
-    # The turn clock setting ({"turn", "bank"}, or None) and, once started, the clocks.
-    clock: dict[str, int] | None = None
-    clocks: TurnClocks | None = None
+    # The time control ({"turn", "bank"}: seconds per turn and banked, or None: untimed) and,
+    # once the match started, the seats' turn clocks (app/rooms/turn_clocks.py).
+    time_control: dict[str, int] | None = None
+    turn_clocks: TurnClocks | None = None
     # Per seat: since when its person has had no open connection (None: connected, or no
     # person); and since when no seat's person has been connected. Stamped by the room's
     # owner (app/rooms/away.py) and carried to other processes in its notices.
@@ -96,8 +96,6 @@ class LiveRoom:
     # the same seat (render.py owns it).
     rendered: dict[Any, str] = field(default_factory=dict)
     rendered_at: tuple[int, int] = (-1, -1)
-    # The room's last chat messages as this process knows them (app/chat owns it).
-    chat: RecentChat = field(default_factory=RecentChat)
 
     def __post_init__(self) -> None:
         if not self.away_since:

@@ -1,14 +1,16 @@
-"""The referee: the only code that changes a room's game state, version and clocks.
+"""The referee: the only code that changes a room's game state, version and turn clocks.
 
 ``act`` checks an action (the match is on, the seat may act at this version, whoever
 sends it holds the seat, the rules accept it), appends it to the match's log with who made
 it and the room's turn clocks after it — the commit is the acknowledgement — and only then
 moves the room to the new state and tells the notifier. ``preview`` runs the same checks
 and says what the action would do without playing it. ``begin`` and ``restore`` set a
-room's state at the start of a match and from its log; ``abandon`` ends a match nobody
-stayed for; ``restart_clocks`` gives awaited seats their turn afresh when this process
-takes charge of a running match (app/rooms/turn_clocks.py says why).
-"""
+room's state at the start of a match and from its log; ``follow`` moves this process's
+copy of a room another process referees (app/rooms/follower.py); ``set_turn_clocks`` is
+how the lobby, the stand-ins and the follower set the clocks they stored or were told;
+``abandon`` ends a match nobody stayed for; ``restart_clocks`` gives awaited seats their
+turn afresh when this process takes charge of a running match (app/rooms/turn_clocks.py
+says why)."""
 
 from __future__ import annotations
 
@@ -17,13 +19,15 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 import games
+from app import store
 from app.models import Match, MatchEvent
+from app.refusal import Refusal
 from app.rooms import turn_clocks
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
-from app.rooms.time_source import Clock, stamp
+from app.rooms.time_source import TimeSource, stamp
+from app.rooms.turn_clocks import TurnClocks
 from games import IllegalAction, Previews, describe
 
 
@@ -43,6 +47,11 @@ def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
     room.match_id, room.seed, room.seed_hash = match_id, seed, seed_hash
     room.state = room.rules.new_game(room.seat_count, seed, room.options, None)
     room.version, room.last_event, room.last_action = 0, None, None
+
+
+def set_turn_clocks(room: LiveRoom, turn_clocks: TurnClocks | None) -> None:
+    """The room's turn clocks are ``turn_clocks`` now (stored already, or the owner's)."""
+    room.turn_clocks = turn_clocks
 
 
 def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any], before: Any) -> None:
@@ -91,25 +100,25 @@ def check_turn(
     Returns the seat, which is then known to be awaited.
     """
     if room.status == "waiting":
-        raise RoomError("match_not_started", "The match has not started yet.")
+        raise Refusal("match_not_started", "The match has not started yet.")
     if room.status == "closed":
-        raise RoomError("room_closed", "This table was closed before its match started.")
+        raise Refusal("room_closed", "This table was closed before its match started.")
     if seat is None:
         if room.stood_in_seat(user_id) is not None:
-            raise RoomError(
+            raise Refusal(
                 "seat_taken_over",
                 "A computer is playing your seat now; take it back to play.",
             )
-        raise RoomError("not_seated", "You are watching this table, not playing at it.")
+        raise Refusal("not_seated", "You are watching this table, not playing at it.")
     if room.status != "playing" or room.rules.is_over(room.state):
-        raise RoomError("match_over", "The match is over.")
+        raise Refusal("match_over", "The match is over.")
     if version != room.version:
-        raise RoomError(
+        raise Refusal(
             "stale_version",
             f"The table has moved on (version {room.version}, you sent {version}).",
         )
     if seat not in room.rules.to_act(room.state):
-        raise RoomError("not_your_turn", "It is not your turn.")
+        raise Refusal("not_your_turn", "It is not your turn.")
     return seat
 
 
@@ -120,17 +129,17 @@ def acting_seat(room: LiveRoom, by: dict[str, Any], seat: int | None) -> int | N
         return room.seat_of(by["user_id"])
     holder = None if seat is None else room.seats[seat]
     if holder is None or holder.bot is None:
-        raise RoomError("not_your_turn", "That seat is no longer a computer's.")
+        raise Refusal("not_your_turn", "That seat is no longer a computer's.")
     return seat
 
 
 class Referee:
     """Plays actions into rooms: check, persist, apply, announce."""
 
-    def __init__(self, storage: RoomStorage, notifier: Notifier, clock: Clock) -> None:
+    def __init__(self, storage: RoomStorage, notifier: Notifier, time_source: TimeSource) -> None:
         self.storage = storage
         self.notifier = notifier
-        self.clock = clock
+        self.time_source = time_source
 
     async def act(
         self,
@@ -142,7 +151,7 @@ class Referee:
         seat: int | None = None,
         timeout: bool = False,
     ) -> None:
-        """Play one action; raise RoomError (and change nothing) if it is refused.
+        """Play one action; raise Refusal (and change nothing) if it is refused.
 
         ``by`` is who sends it: ``{"user_id": ...}`` acts for that person's seat;
         ``{"bot": kind}`` for ``seat``, a computer's. With ``timeout`` the clock plays
@@ -161,17 +170,22 @@ class Referee:
             try:
                 new_state = room.rules.apply(room.state, seat, action)
             except IllegalAction as error:
-                raise RoomError("illegal_action", str(error)) from None
+                raise Refusal("illegal_action", str(error)) from None
             over = room.rules.is_over(new_state)
             result = (room.rules.scores(new_state), room.rules.winners(new_state)) if over else None
             seq = room.version + 1
-            now = self.clock.now()
-            clocks = room.clocks
-            if room.clock is not None and clocks is not None:
+            now = self.time_source.now()
+            clocks = room.turn_clocks
+            if room.time_control is not None and clocks is not None:
                 awaited = [] if over else room.rules.to_act(new_state)
                 played_by = "clock" if timeout else ("person" if "user_id" in by else "computer")
                 clocks = turn_clocks.after_move(
-                    room.clock, clocks, seat=seat, awaited=awaited, now=now, played_by=played_by
+                    room.time_control,
+                    clocks,
+                    seat=seat,
+                    awaited=awaited,
+                    now=now,
+                    played_by=played_by,
                 )
             assert room.match_id is not None, "a playing room has a match"
             try:
@@ -191,14 +205,14 @@ class Referee:
                 # Another writer appended this seq first: catch up from the log.
                 match, events = await self.storage.load_log(room.match_id)
                 restore(room, match, events)
-                room.clocks = turn_clocks.TurnClocks.from_json(
+                room.turn_clocks = turn_clocks.TurnClocks.from_json(
                     await self.storage.load_clock_state(room.id)
                 )
                 room.described()
                 self.notifier.room_changed(room)
-                raise RoomError("stale_version", "The table has moved on; try again.") from None
+                raise Refusal("stale_version", "The table has moved on; try again.") from None
             before, room.state = room.state, new_state
-            room.clocks = clocks
+            room.turn_clocks = clocks
             _record(room, seq, seat, action, before)
             if over:
                 room.status, room.code = "finished", None  # the log freed the code
@@ -208,15 +222,15 @@ class Referee:
     def _check_expired(self, room: LiveRoom, seat: int | None) -> None:
         """A move played by the clock: only for a person whose time has run out."""
         holder = None if seat is None else room.seats[seat]
-        clocks = room.clocks
+        clocks = room.turn_clocks
         if (
             seat is None
             or holder is None
             or holder.user_id is None
             or clocks is None
-            or not clocks.expired(seat, self.clock.now())
+            or not clocks.expired(seat, self.time_source.now())
         ):
-            raise RoomError("not_your_turn", "That seat's time has not run out.")
+            raise Refusal("not_your_turn", "That seat's time has not run out.")
 
     async def abandon(self, room: LiveRoom, *, stale_after: float) -> None:
         """End a match no seat's person has been at for ``stale_after`` seconds: it is kept,
@@ -225,18 +239,19 @@ class Referee:
             vacant = room.vacant_since
             if room.status != "playing" or vacant is None:
                 return
-            if self.clock.now() < vacant + stale_after:
+            if self.time_source.now() < vacant + stale_after:
                 return
             assert room.match_id is not None, "a playing room has a match"
-            clocks = None if room.clocks is None else turn_clocks.stopped(room.clocks)
-            await self.storage.abandon_match(
-                room.id,
-                room.match_id,
-                room.rules.scores(room.state),
-                None if clocks is None else clocks.to_json(),
+            clocks = None if room.turn_clocks is None else turn_clocks.stopped(room.turn_clocks)
+            await self.storage.call(
+                store.abandon_match,
+                room_id=room.id,
+                match_id=room.match_id,
+                scores=room.rules.scores(room.state),
+                clock_state=None if clocks is None else clocks.to_json(),
             )
             room.status, room.code = "abandoned", None
-            room.clocks = clocks
+            room.turn_clocks = clocks
             room.described()
             self.notifier.room_changed(room)
 
@@ -244,11 +259,15 @@ class Referee:
         """This process takes charge of a running match: the awaited seats' turns start
         again now (time while no process ran the room is not charged)."""
         async with room.lock:
-            if room.status != "playing" or room.clock is None or room.clocks is None:
+            if room.status != "playing" or room.time_control is None or room.turn_clocks is None:
                 return
-            clocks = turn_clocks.restarted(room.clock, room.clocks, self.clock.now())
-            await self.storage.update_room(room.id, clock_state=clocks.to_json())
-            room.clocks = clocks
+            clocks = turn_clocks.restarted(
+                room.time_control, room.turn_clocks, self.time_source.now()
+            )
+            await self.storage.call(
+                store.update_room, room_id=room.id, changes={"clock_state": clocks.to_json()}
+            )
+            room.turn_clocks = clocks
             room.described()  # the clocks changed at the same version
             self.notifier.room_changed(room)
 
@@ -257,7 +276,7 @@ class Referee:
     ) -> dict[str, Any]:
         """What ``action`` would do, checked as ``act`` checks it; never changes anything.
 
-        The same refusals in the same order as ``act`` (RoomError). Then the game's own
+        The same refusals in the same order as ``act`` (Refusal). Then the game's own
         ``preview`` when it has one, else ``apply`` on the current state with the result
         discarded (``{}``): states are immutable, so nothing moves. It never waits, so it
         needs no lock: it sees one consistent version.
@@ -268,5 +287,5 @@ class Referee:
                 return room.rules.preview(room.state, seat, action)
             room.rules.apply(room.state, seat, action)
         except IllegalAction as error:
-            raise RoomError("illegal_action", str(error)) from None
+            raise Refusal("illegal_action", str(error)) from None
         return {}

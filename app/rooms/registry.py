@@ -11,10 +11,12 @@ is asked for.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import games
+from app import store
 from app.models import Room, iso
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, SeatHolder
@@ -44,8 +46,8 @@ def live_room(row: Room) -> LiveRoom:
         match_id=row.match_id,
         rematch_id=row.rematch_id,
         rated=row.rated,
-        clock=row.clock,
-        clocks=TurnClocks.from_json(row.clock_state),
+        time_control=row.clock,
+        turn_clocks=TurnClocks.from_json(row.clock_state),
         watchers_chat=row.watchers_chat,
         muted=list(row.muted),
     )
@@ -68,6 +70,12 @@ class RoomRegistry:
         self._rooms: dict[str, LiveRoom] = {}
         self._ids_by_code: dict[str, str] = {}
         self._load_lock = asyncio.Lock()
+        # Told of every room let go here (the chat lets go of its recent messages).
+        self._released: list[Callable[[LiveRoom], None]] = []
+
+    def on_release(self, listener: Callable[[LiveRoom], None]) -> None:
+        """Call ``listener`` with every room this process lets go of."""
+        self._released.append(listener)
 
     def add(self, room: LiveRoom) -> LiveRoom:
         """Hold a room made in this process (created, or a rematch)."""
@@ -100,7 +108,7 @@ class RoomRegistry:
             if room is None:
                 stored = await self.storage.load_room(room_id_or_code)
                 if stored is None:
-                    raise RoomError("room_not_found", "There is no such room.", 404)
+                    raise Refusal("room_not_found", "There is no such room.", 404)
                 room = _restored(live_room(stored.room), stored)
                 # Held (claimed, or followed with its notices listened to) before anything
                 # else here can find it: an action sent through this process meanwhile
@@ -117,12 +125,12 @@ class RoomRegistry:
         just become its owner, or its copy missed a notice). Call under the room's lock."""
         stored = await self.storage.load_room(room.id)
         if stored is None:
-            raise RoomError("room_not_found", "There is no such room.", 404)
+            raise Refusal("room_not_found", "There is no such room.", 404)
         fresh = _restored(live_room(stored.room), stored)
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
-            "clock", "clocks", "watchers_chat", "muted",
+            "time_control", "turn_clocks", "watchers_chat", "muted",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()
@@ -130,7 +138,7 @@ class RoomRegistry:
     async def resume_all(self) -> int:
         """Load every open room, unfinished matches from their logs (server start).
         Returns how many."""
-        ids = await self.storage.open_room_ids()
+        ids = await self.storage.call(store.open_room_ids)
         for room_id in ids:
             await self.get(room_id)
         return len(ids)
@@ -144,6 +152,8 @@ class RoomRegistry:
             if room.code is not None:
                 self._ids_by_code.pop(room.code, None)
             self.ownership.release(room)
+            for listener in self._released:
+                listener(room)
 
 
 def _restored(room: LiveRoom, stored: StoredRoom) -> LiveRoom:

@@ -74,7 +74,7 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
         "rematch_id": room.rematch_id,
         "created_at": room.created_at,
         "watchers": presence.watcher_count(room.id),
-        "clock": room.clock,
+        "clock": room.time_control,
         "absence_grace": grace,
         "watchers_chat": room.watchers_chat,
         "muted": room.muted,
@@ -89,7 +89,7 @@ def state_message(room: LiveRoom, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "view": room.rules.view(room.state, seat),
         "event": room.last_event,
-        "clocks": None if room.clocks is None else room.clocks.wire(),
+        "clocks": None if room.turn_clocks is None else room.turn_clocks.wire(),
     }
 
 
@@ -131,13 +131,13 @@ def pending(
     if sent.meta_version != room.meta_version:
         text = _cached(room, "room", lambda: room_message(room, presence, grace))
         out.append(("room", with_now(text, stamp)))
-    stale = sent.version != room.version or sent.seat != seat or sent.clocks != room.clocks
+    stale = sent.version != room.version or sent.seat != seat or sent.clocks != room.turn_clocks
     version = sent.version
     if room.state is not None and stale:
         text = _cached(room, ("state", seat), lambda: state_message(room, seat))
         out.append(("state", with_now(text, stamp)))
         version = room.version
-    return out, Sent(room.meta_version, version, seat, room.clocks)
+    return out, Sent(room.meta_version, version, seat, room.turn_clocks)
 
 
 def room_message(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:

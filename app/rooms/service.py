@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.refusal import Refusal
 from app.rooms.away import AwayKeeper, people_here
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat_settings import ChatSettings
-from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier, Notifiers, Presence
 from app.rooms.ownership import Ownership, SoleProcess
@@ -26,7 +26,7 @@ from app.rooms.render import describe
 from app.rooms.stand_ins import StandIns
 from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
-from app.rooms.time_source import Clock, SystemClock
+from app.rooms.time_source import SystemTime, TimeSource
 from app.rooms.timers import RoomTimers
 
 Verb = Callable[..., Awaitable[Any]]
@@ -44,7 +44,7 @@ class Rooms:
         bot_delay: float,
         presence_delay: float = 0.0,
         ownership: Ownership | None = None,
-        clock: Clock | None = None,
+        time_source: TimeSource | None = None,
         absence_grace: float = 60.0,
         stale_after: float = 1800.0,
         thinkers: Thinkers | None = None,
@@ -53,22 +53,24 @@ class Rooms:
         self.presence = presence
         self.presence_delay = presence_delay
         self._presence_due: set[str] = set()
-        self.clock: Clock = clock or SystemClock()
+        self.time_source: TimeSource = time_source or SystemTime()
         self.absence_grace = absence_grace
         self.ownership: Ownership = ownership or SoleProcess()
         # The absence stamps are brought up to date before anyone else is told of a change.
-        self.away = AwayKeeper(presence, self.clock)
+        self.away = AwayKeeper(presence, self.time_source)
         self.notifier = Notifiers([self.away, notifier])
         self.registry = RoomRegistry(storage, self.notifier, presence, self.ownership)
-        self.referee = Referee(storage, self.notifier, self.clock)
-        self.stand_ins = StandIns(storage, self.notifier, presence, self.clock, grace=absence_grace)
+        self.referee = Referee(storage, self.notifier, self.time_source)
+        self.stand_ins = StandIns(
+            storage, self.notifier, presence, self.time_source, grace=absence_grace
+        )
         self.lobby = Lobby(
-            storage, self.registry, self.notifier, presence, self.clock, self.stand_ins
+            storage, self.registry, self.notifier, presence, self.time_source, self.stand_ins
         )
         self.chat_settings = ChatSettings(storage, self.notifier)
-        self.bots = BotDriver(self.referee, self.clock, delay=bot_delay, thinkers=thinkers)
+        self.bots = BotDriver(self.referee, self.time_source, delay=bot_delay, thinkers=thinkers)
         self.timers = RoomTimers(
-            self.clock,
+            self.time_source,
             presence,
             self.referee,
             self.lobby,
@@ -111,7 +113,9 @@ class Rooms:
         if room.id in self._presence_due:
             return
         self._presence_due.add(room.id)
-        self.clock.call_at(self.clock.now() + self.presence_delay, lambda: self._presence_out(room))
+        self.time_source.call_at(
+            self.time_source.now() + self.presence_delay, lambda: self._presence_out(room)
+        )
 
     def _presence_out(self, room: LiveRoom) -> None:
         self._presence_due.discard(room.id)
@@ -185,7 +189,7 @@ class Rooms:
         try:
             run = self._verbs[verb]
         except KeyError:
-            raise RoomError("bad_request", f"There is no verb {verb!r}.", 422) from None
+            raise Refusal("bad_request", f"There is no verb {verb!r}.", 422) from None
         return await run(room, **args)
 
     async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:

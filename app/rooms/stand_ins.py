@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from app import store
+from app.refusal import Refusal
 from app.rooms import turn_clocks
-from app.rooms.errors import RoomError
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.referee import set_turn_clocks
 from app.rooms.storage import RoomStorage
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 
 
 def holder_columns(holder: SeatHolder) -> dict[str, Any]:
@@ -40,35 +42,33 @@ class StandIns:
         storage: RoomStorage,
         notifier: Notifier,
         presence: Presence,
-        clock: Clock,
+        time_source: TimeSource,
         *,
         grace: float,
     ) -> None:
         self.storage = storage
         self.notifier = notifier
         self.presence = presence
-        self.clock = clock
+        self.time_source = time_source
         self.grace = grace
 
     async def replace(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
         """The host lets a computer play for a person who has been away for the grace."""
         async with room.lock:
             if room.host_id != user_id:
-                raise RoomError("not_host", "Only the host can do that.", 403)
+                raise Refusal("not_host", "Only the host can do that.", 403)
             if room.status != "playing":
-                raise RoomError("match_over", "This match is over.")
+                raise Refusal("match_over", "This match is over.")
             holder = room.seats[seat]
             if holder is None or holder.user_id is None:
-                raise RoomError("seat_taken", f"Seat {seat + 1} is already a computer.")
+                raise Refusal("seat_taken", f"Seat {seat + 1} is already a computer.")
             if holder.user_id in self.presence.connected_users(room.id):
-                raise RoomError(
-                    "seat_taken", f"{holder.name} is still connected to seat {seat + 1}."
-                )
-            now = self.clock.now()
+                raise Refusal("seat_taken", f"{holder.name} is still connected to seat {seat + 1}.")
+            now = self.time_source.now()
             since = room.away_since[seat]
             away = 0.0 if since is None else now - since
             if away < self.grace:
-                raise RoomError(
+                raise Refusal(
                     "absence_grace",
                     f"{holder.name} has been away for {int(away)} s; a computer may take"
                     f" the seat once they have been away for {int(self.grace)} s.",
@@ -80,7 +80,7 @@ class StandIns:
         row (app/rooms/timers.py calls this)."""
         async with room.lock:
             holder = room.seats[seat]
-            clocks = room.clocks
+            clocks = room.turn_clocks
             if (
                 room.status != "playing"
                 or holder is None
@@ -97,10 +97,11 @@ class StandIns:
         computer = SeatHolder(None, kind, room.computer_name(seat), person.user_id, person.name)
         # A computer taking a seat over ends a match's being rated, in the same transaction.
         unrate = room.match_id if room.rated else None
-        await self.storage.put_seat(
-            room.id,
-            seat,
-            holder_columns(computer),
+        await self.storage.call(
+            store.put_seat,
+            room_id=room.id,
+            seat=seat,
+            holder=holder_columns(computer),
             room_changes={"rated": False} if unrate else None,
             unrate_match_id=unrate,
         )
@@ -114,27 +115,35 @@ class StandIns:
         """The person a computer stands in for takes their seat back; returns the seat."""
         async with room.lock:
             if room.status == "waiting":
-                raise RoomError("match_not_started", "The match has not started yet.")
+                raise Refusal("match_not_started", "The match has not started yet.")
             if room.status == "closed":
-                raise RoomError("room_closed", "This table was closed before its match started.")
+                raise Refusal("room_closed", "This table was closed before its match started.")
             if room.status != "playing":
-                raise RoomError("match_over", "The match is over.")
+                raise Refusal("match_over", "The match is over.")
             seat = room.stood_in_seat(user_id)
             if seat is None:
-                raise RoomError(
+                raise Refusal(
                     "nothing_to_reclaim", "No computer is playing a seat of yours at this table."
                 )
             computer = room.seats[seat]
             assert computer is not None
             back = SeatHolder(user_id, None, computer.stand_in_name or computer.name)
-            clocks = room.clocks
+            clocks = room.turn_clocks
             changes: dict[str, Any] = {}
-            if room.clock is not None and clocks is not None:
-                clocks = turn_clocks.seat_back(room.clock, clocks, seat, self.clock.now())
+            if room.time_control is not None and clocks is not None:
+                clocks = turn_clocks.seat_back(
+                    room.time_control, clocks, seat, self.time_source.now()
+                )
                 changes["clock_state"] = clocks.to_json()
-            await self.storage.put_seat(room.id, seat, holder_columns(back), room_changes=changes)
+            await self.storage.call(
+                store.put_seat,
+                room_id=room.id,
+                seat=seat,
+                holder=holder_columns(back),
+                room_changes=changes,
+            )
             room.seats[seat] = back
-            room.clocks = clocks
+            set_turn_clocks(room, clocks)
             room.described()
             self.notifier.room_changed(room)
             return seat

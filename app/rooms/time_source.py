@@ -1,8 +1,8 @@
 """The rooms' time source: wall time for deadlines and stamps, and timers on it.
 
 Everything in the rooms that depends on time — turn clocks, since when a player is away,
-stale tables, a computer player's pause — asks an injected :class:`Clock` rather than the
-system, so tests move time by hand instead of sleeping. :class:`SystemClock` is the real
+stale tables, a computer player's pause — asks an injected :class:`TimeSource` rather than the
+system, so tests move time by hand instead of sleeping. :class:`SystemTime` is the real
 one. Times are seconds since the epoch (floats): they are stored, compared across server
 processes and sent to browsers as ISO 8601 (``iso_at``).
 """
@@ -20,7 +20,7 @@ class Timer(Protocol):
     def cancel(self) -> None: ...
 
 
-class Clock(Protocol):
+class TimeSource(Protocol):
     def now(self) -> float:
         """Wall time, in seconds since the epoch."""
         ...
@@ -34,7 +34,7 @@ class Clock(Protocol):
         ...
 
 
-class SystemClock:
+class SystemTime:
     """The system's wall clock and the event loop's timers."""
 
     def now(self) -> float:

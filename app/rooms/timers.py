@@ -26,15 +26,15 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from app.refusal import Refusal
 from app.rooms import away
 from app.rooms.bot_driver import computer_move
-from app.rooms.errors import RoomError
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.stand_ins import StandIns
-from app.rooms.time_source import Clock, Timer
+from app.rooms.time_source import Timer, TimeSource
 from app.rooms.turn_clocks import TIMEOUTS_BEFORE_STAND_IN
 
 log = logging.getLogger("parlour.timers")
@@ -47,7 +47,7 @@ class RoomTimers:
 
     def __init__(
         self,
-        clock: Clock,
+        time_source: TimeSource,
         presence: Presence,
         referee: Referee,
         lobby: Lobby,
@@ -57,7 +57,7 @@ class RoomTimers:
         stale_after: float,
         release: Callable[[LiveRoom], None],
     ) -> None:
-        self.clock = clock
+        self.time_source = time_source
         # Lets go of a room whose table a timer ended, if nobody here watches it.
         self.release = release
         self.presence = presence
@@ -95,7 +95,7 @@ class RoomTimers:
             return
         self._cancel(room.id)
         if due is not None:
-            timer = self.clock.call_at(due, lambda: self._fire(room))
+            timer = self.time_source.call_at(due, lambda: self._fire(room))
             self._timers[room.id] = (due, timer)
 
     def stop(self) -> None:
@@ -114,11 +114,15 @@ class RoomTimers:
     # --- what is due -----------------------------------------------------------------------
 
     def _clocks_running(self, room: LiveRoom) -> bool:
-        return room.status == "playing" and room.clock is not None and room.clocks is not None
+        return (
+            room.status == "playing"
+            and room.time_control is not None
+            and room.turn_clocks is not None
+        )
 
     def next_due(self, room: LiveRoom) -> float | None:
         """When the room's next step is due (None: nothing is)."""
-        now = self.clock.now()
+        now = self.time_source.now()
         if self._clocks_running(room) and room.id not in self._in_charge:
             return now
         times: list[float] = []
@@ -128,7 +132,7 @@ class RoomTimers:
         here = self.presence.connected_users(room.id)
         if host_since is not None and away.host_successor(room, here) is not None:
             times.append(host_since + self.grace)
-        clocks = room.clocks
+        clocks = room.turn_clocks
         if self._clocks_running(room) and clocks is not None:
             for seat in room.rules.to_act(room.state):
                 holder = room.seats[seat]
@@ -153,7 +157,7 @@ class RoomTimers:
     async def _run(self, room: LiveRoom) -> None:
         try:
             await self._steps(room)
-        except RoomError as error:  # the room moved on meanwhile: look again
+        except Refusal as error:  # the room moved on meanwhile: look again
             log.debug("room %s timer: %s", room.id, error.message)
         except Exception as error:
             log.warning(
@@ -162,7 +166,7 @@ class RoomTimers:
                 type(error).__name__,
                 error,
             )
-            self._not_before[room.id] = self.clock.now() + self.retry_pause
+            self._not_before[room.id] = self.time_source.now() + self.retry_pause
         else:
             self._not_before.pop(room.id, None)
         finally:
@@ -179,7 +183,7 @@ class RoomTimers:
         if self._clocks_running(room) and room.id not in self._in_charge:
             await self.referee.restart_clocks(room)
             self._in_charge.add(room.id)
-        now = self.clock.now()
+        now = self.time_source.now()
         if room.vacant_since is not None and now >= room.vacant_since + self.stale_after:
             if room.status == "waiting":
                 await self.lobby.close(room, stale_after=self.stale_after)
@@ -193,9 +197,9 @@ class RoomTimers:
         """Play the moves of every awaited person whose time has run out, then let a
         computer take the seats whose moves the clock played twice in a row."""
         while self._clocks_running(room) and room.owned:
-            clocks = room.clocks
+            clocks = room.turn_clocks
             assert clocks is not None
-            now = self.clock.now()
+            now = self.time_source.now()
             expired = [
                 seat
                 for seat in room.rules.to_act(room.state)
@@ -215,7 +219,7 @@ class RoomTimers:
                 seat=seat,
                 timeout=True,
             )
-        clocks = room.clocks
+        clocks = room.turn_clocks
         for seat, holder in enumerate(room.seats):
             if holder is None or holder.user_id is None or clocks is None:
                 continue

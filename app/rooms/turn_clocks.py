@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.rooms.errors import RoomError
+from app.refusal import Refusal
 from app.rooms.time_source import iso_at
 
 TURN_SECONDS = (5, 600)
@@ -43,7 +43,7 @@ def clock_setting(raw: dict[str, Any] | None) -> dict[str, int] | None:
     ):
         value = raw.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise RoomError(
+            raise Refusal(
                 "bad_clock", f"{what} must be a whole number of seconds from {low} to {high}.", 422
             )
         checked[key] = value

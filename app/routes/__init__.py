@@ -1,2 +1,2 @@
-"""HTTP and WebSocket routes, one module per resource: sessions, games, rooms and matches
-(JSON under /api), pages (HTML), ws (the play socket)."""
+"""HTTP and WebSocket routes, one module per resource: sessions, accounts, games, rooms,
+matches and players (JSON under /api), pages (HTML), ws (the play socket)."""

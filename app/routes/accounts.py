@@ -1,8 +1,8 @@
 """Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
 in, log out, and log out everywhere.
 
-Passwords are hashed with argon2 (app/passwords.py) in a worker thread; login attempts
-are limited per account and per address (app/quotas.py) before any password is
+Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; login attempts
+are limited per account and per address (app/limits/quotas.py) before any password is
 checked. Signing up and logging in replace the caller's session with a new one, so a
 session id seen before never names an account.
 """
@@ -17,9 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
-from app.auth import Identity, lifetime, open_session
-from app.confusables import name_key
-from app.deps import (
+from app.http.deps import (
     AppSettings,
     Auth,
     CurrentAccount,
@@ -29,20 +27,21 @@ from app.deps import (
     Signer,
     client_address,
 )
-from app.identity import (
+from app.http.schemas import AccountIn, LoginIn
+from app.models import User
+from app.people.confusables import name_key
+from app.people.cookie import clear_session_cookie, set_session_cookie
+from app.people.names import (
     PASSWORD_MAX,
     InvalidName,
     InvalidPassword,
     check_password,
     clean_username,
-    clear_session_cookie,
-    set_session_cookie,
 )
-from app.models import User
-from app.passwords import hash_password, verify
-from app.rooms import RoomError
+from app.people.passwords import hash_password, verify
+from app.people.sessions import Identity, lifetime, open_session
+from app.refusal import Refusal
 from app.routes.sessions import who
-from app.schemas import AccountIn, LoginIn
 
 router = APIRouter(prefix="/api")
 
@@ -56,7 +55,7 @@ def _make_account(
     key = name_key(username)
     with sessions() as session:
         if store.user_by_username_key(session=session, key=key) is not None:
-            raise RoomError("username_taken", USERNAME_TAKEN, 409)
+            raise Refusal("username_taken", USERNAME_TAKEN, 409)
         user = session.get(User, guest.id)
         assert user is not None, "a session's user exists"
         user.username, user.username_key, user.name = username, key, username
@@ -66,7 +65,7 @@ def _make_account(
         try:
             session.commit()
         except IntegrityError:  # another sign-up took the key meanwhile
-            raise RoomError("username_taken", USERNAME_TAKEN, 409) from None
+            raise Refusal("username_taken", USERNAME_TAKEN, 409) from None
     return Identity(guest.id, username, username, session_id, expires_at)
 
 
@@ -81,14 +80,14 @@ async def sign_up(
 ) -> dict[str, Any]:
     """Turn the caller's guest identity into an account, keeping every match it played."""
     if user.is_account:
-        raise RoomError("already_account", "You are logged in to an account already.", 409)
+        raise Refusal("already_account", "You are logged in to an account already.", 409)
     try:
         username = clean_username(body.username)
         password = check_password(body.password)
     except InvalidName as error:
-        raise RoomError("bad_username", str(error), 422) from None
+        raise Refusal("bad_username", str(error), 422) from None
     except InvalidPassword as error:
-        raise RoomError("bad_password", str(error), 422) from None
+        raise Refusal("bad_password", str(error), 422) from None
     password_hash = await asyncio.to_thread(hash_password, password)
     account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
     auth.forget_user(user.id)
@@ -137,7 +136,7 @@ async def log_in(
     password = body.password[: PASSWORD_MAX + 1]
     ok, new_hash = await asyncio.to_thread(verify, password, stored)
     if not ok or account is None:
-        raise RoomError("bad_login", "Wrong username or password.", 401)
+        raise Refusal("bad_login", "Wrong username or password.", 401)
     old = user.session_id if user is not None else None
     signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
     if user is not None:

@@ -27,11 +27,12 @@ from markupsafe import Markup
 
 import games
 from app import store
-from app.auth import Authenticator, Identity, lifetime
-from app.deps import client_address
-from app.identity import guest_name, set_session_cookie
+from app.http.deps import client_address
+from app.limits.quotas import Limiter
 from app.models import utcnow
-from app.quotas import Limiter
+from app.people.cookie import set_session_cookie
+from app.people.names import guest_name
+from app.people.sessions import Authenticator, Identity, lifetime
 from app.routes.games import game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +119,7 @@ def _room_game(request: Request, room_id_or_code: str) -> str | None:
     """The game of the room with that id or short code (any case), or None: no such room.
 
     A page answers whether a code exists as plainly as the API does, so trying codes here
-    counts against the same quota (app/quotas.py); over it, RoomError (a 429 page)."""
+    counts against the same quota (app/limits/quotas.py); over it, Refusal (a 429 page)."""
     limiter: Limiter = request.app.state.limiter
     from_thread.run(limiter.look_up, room_id_or_code.strip(), client_address(request))
     with request.app.state.sessions() as session:

@@ -8,11 +8,12 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 import games
-from app import history, store
-from app.confusables import name_key
-from app.deps import DbSession, MaybeUser
+from app import store
+from app.http.deps import DbSession, MaybeUser
 from app.models import iso
-from app.rooms import RoomError
+from app.people.confusables import name_key
+from app.records import history
+from app.refusal import Refusal
 from app.store import MatchFilters
 
 router = APIRouter(prefix="/api")
@@ -26,7 +27,7 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     and its newest matches the caller may see (more through /api/matches?player=)."""
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
-        raise RoomError("player_not_found", f"There is no player called {username}.", 404)
+        raise Refusal("player_not_found", f"There is no player called {username}.", 404)
     results = {
         game: (played, won)
         for game, played, won in store.results_by_game(session=session, user_id=user.id)
@@ -81,7 +82,7 @@ def get_leaderboard(
 ) -> dict[str, Any]:
     """The best rated accounts in one game, best first."""
     if game not in games.REGISTRY:
-        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
     rows = store.leaderboard(session=session, game=game, limit=limit)
     return {
         "game": game,

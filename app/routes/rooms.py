@@ -3,7 +3,7 @@ players, free a seat, start, rematch, take a seat back) and the host's chat sett
 a person, the watchers' channel). Each answers with the room's description.
 
 Opening tables is limited per person and per address, and so is reaching rooms by their
-short code (app/quotas.py): codes are short enough to guess at, ids are not."""
+short code (app/limits/quotas.py): codes are short enough to guess at, ids are not."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, status
 
 import games
-from app.deps import CurrentUser, Limits, LiveRooms, client_address
-from app.rooms import RoomError
-from app.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
+from app import store
+from app.http.deps import CurrentUser, Limits, LiveRooms, client_address
+from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
+from app.refusal import Refusal
 
 
 async def count_code_lookup(request: Request, limits: Limits) -> None:
@@ -32,7 +33,7 @@ async def create_room(
     body: RoomIn, request: Request, user: CurrentUser, rooms: LiveRooms, limits: Limits
 ) -> dict[str, Any]:
     if body.rated and not user.is_account:
-        raise RoomError(
+        raise Refusal(
             "account_needed", "Only accounts can open a rated table: log in or sign up.", 403
         )
     await limits.open_room(user.id, client_address(request))
@@ -54,9 +55,9 @@ async def list_rooms(rooms: LiveRooms, game: str | None = None) -> list[dict[str
     """The open tables: public rooms waiting or playing with a person at them, newest
     first (only ``game``'s, when given)."""
     if game is not None and game not in games.REGISTRY:
-        raise RoomError("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
     listed = []
-    for room_id in await rooms.storage.public_room_ids(game):
+    for room_id in await rooms.storage.call(store.public_room_ids, game=game):
         room = await rooms.get(room_id)
         if not room.ended and rooms.people_here(room):
             listed.append(rooms.describe(room))

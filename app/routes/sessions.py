@@ -7,12 +7,13 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from app import store
-from app.auth import Identity, lifetime, new_guest
-from app.confusables import name_key
-from app.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
-from app.identity import InvalidName, clean_name, set_session_cookie
-from app.rooms import RoomError
-from app.schemas import SessionIn
+from app.http.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
+from app.http.schemas import SessionIn
+from app.people.confusables import name_key
+from app.people.cookie import set_session_cookie
+from app.people.names import InvalidName, clean_name
+from app.people.sessions import Identity, lifetime, new_guest
+from app.refusal import Refusal
 
 router = APIRouter(prefix="/api")
 
@@ -22,7 +23,7 @@ def name_or_error(raw: str) -> str:
     try:
         return clean_name(raw)
     except InvalidName as error:
-        raise RoomError("bad_name", str(error), 422) from None
+        raise Refusal("bad_name", str(error), 422) from None
 
 
 def who(user: Identity) -> dict[str, Any]:
@@ -43,12 +44,12 @@ def start_session(
     name = name_or_error(body.name)
     if user is not None and user.is_account:
         if name != user.username:
-            raise RoomError("account_name", "An account plays under its username.", 409)
+            raise Refusal("account_name", "An account plays under its username.", 409)
         return who(user)
     with auth.sessions() as session:
         owner = store.user_by_username_key(session=session, key=name_key(name))
         if owner is not None and (user is None or owner.id != user.id):
-            raise RoomError(
+            raise Refusal(
                 "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
             )
         if user is None:

@@ -20,20 +20,20 @@ from pydantic import ValidationError
 
 from app.chat.service import Chat
 from app.config import Settings
-from app.deps import client_address
-from app.http_guards import origin_allowed
-from app.hub import Connection, Hub
-from app.outage import is_outage
-from app.ratelimit import TokenBucket
-from app.rooms import LiveRoom, RoomError, Rooms
-from app.rooms.errors import unavailable
-from app.schemas import (
+from app.connections.hub import Connection, Hub
+from app.http.deps import client_address
+from app.http.guards import origin_allowed
+from app.http.schemas import (
     ChatLine,
     ClientMessage,
     PingMessage,
     PreviewMessage,
     ReactMessage,
 )
+from app.limits.buckets import TokenBucket
+from app.refusal import Refusal, unavailable
+from app.rooms import LiveRoom, Rooms
+from app.store.outage import is_outage
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -68,7 +68,7 @@ def preview_reply(
         result = rooms.preview(
             room, user_id=user_id, version=message.version, action=message.action
         )
-    except RoomError as error:
+    except Refusal as error:
         reply.update(ok=False, code=error.code, message=error.message)
     else:
         reply.update(ok=True, result=result)
@@ -79,7 +79,7 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
     """Await what a message asks; a refusal (or a database outage) becomes its error."""
     try:
         await work
-    except RoomError as error:
+    except Refusal as error:
         connection.reply(error_message(error.code, error.message, about))
     except Exception as error:
         if not is_outage(error):
@@ -92,7 +92,7 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
 async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
     """The room's recent messages this connection may read (read from the database the
     first time the room's are needed here). Without the database the table still plays
-    (the outage is logged once, by app/outage.py); the log is read again on the next
+    (the outage is logged once, by app/store/outage.py); the log is read again on the next
     connect, and then sent to every connection of the room."""
     try:
         await chat.recent(connection.room)
@@ -107,7 +107,7 @@ def check_socket_caps(hub: Hub, settings: Settings, user_id: str | None, address
     """Refuse one socket more than a person, or an address, may hold open at once."""
     person, from_address = hub.open_sockets(user_id, address)
     if person >= settings.sockets_per_person or from_address >= settings.sockets_per_address:
-        raise RoomError(
+        raise Refusal(
             "too_many_connections",
             "Too many open connections: close another tab of Parlour, then reload.",
             429,
@@ -133,7 +133,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         user_id = identity.id if identity is not None else None
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
-    except RoomError as error:
+    except Refusal as error:
         await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
         await websocket.close(
@@ -155,9 +155,10 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         room,
         rooms.presence,
         settings.max_send_queue,
-        clock=rooms.clock,
+        time_source=rooms.time_source,
         grace=rooms.absence_grace,
         address=address,
+        chat=chat.recent_of(room),
     )
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.

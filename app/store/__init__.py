@@ -1,18 +1,29 @@
 """Database reads and writes: every function is keyword-only and takes the session.
 
-One module per kind of record — people (users, sessions), rooms, matches, ratings,
-chat — and every function is here under ``store.<name>``.
+One module per kind of record — ``people`` (users, sessions), ``rooms``, ``matches``,
+``ratings``, ``chat`` — and every function is here under ``store.<name>``. Beside them:
+``events``, the event log's transaction; ``credit``, who played each seat's moves (written
+into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
+any of it on a worker thread; ``outage``, database outages told once.
 
 The rooms (app/rooms/) decide and call these through their storage
 (app/rooms/storage.py); the routes read through them too. These functions only persist and
-load. Events are appended by the event log (app/rooms/event_log.py), which groups them. Appending
-an event relies on the unique ``(match_id, seq)`` constraint, so a concurrent double
-submit or a second process acting on the same match fails cleanly with IntegrityError.
+load. Events are written by ``events`` (app/store/events.py), in batches that the event
+log (app/rooms/event_log.py) groups. Appending an event relies on the unique
+``(match_id, seq)`` constraint, so a concurrent double submit or a second process acting
+on the same match fails cleanly with IntegrityError.
 """
 
 from __future__ import annotations
 
-from app.store.chat import add_chat, match_chat, recent_chat, set_muted, set_watchers_chat
+from app.store.chat import (
+    add_chat,
+    match_chat,
+    recent_chat,
+    recent_messages,
+    set_muted,
+    set_watchers_chat,
+)
 from app.store.matches import (
     MatchFilters,
     abandon_match,
@@ -81,6 +92,7 @@ __all__ = [
     "rating_history",
     "ratings_of",
     "recent_chat",
+    "recent_messages",
     "results_by_game",
     "save_user",
     "session_user",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -34,6 +36,17 @@ def recent_chat(*, session: Session, room_id: str, channel: str, limit: int) -> 
         .limit(limit)
     )
     return list(reversed(list(newest)))
+
+
+def recent_messages(
+    *, session: Session, room_id: str, channels: Sequence[str], limit: int
+) -> list[ChatMessage]:
+    """The last ``limit`` lines of each of a room's ``channels``."""
+    return [
+        message
+        for channel in channels
+        for message in recent_chat(session=session, room_id=room_id, channel=channel, limit=limit)
+    ]
 
 
 def match_chat(*, session: Session, match_id: str) -> list[ChatMessage]:

@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import Connection, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.credit import seat_records
 from app.models import (
     Match,
     MatchEvent,
@@ -19,6 +18,7 @@ from app.models import (
     Room,
     utcnow,
 )
+from app.store.credit import seat_records
 from app.store.rooms import row_values
 
 
@@ -53,7 +53,7 @@ def end_match(
     winners: list[int],
     finished_at: datetime | None = None,
 ) -> None:
-    """Record a match's end, with who played which moves of each seat (app/credit.py).
+    """Record a match's end, with who played which moves of each seat (app/store/credit.py).
 
     Runs in the caller's transaction: the event log's, with the last event.
     """

@@ -43,7 +43,7 @@ PROFILE_BUCKETS: list[tuple[str, str, str]] = [
     ("    notifiers (hub, computer players, other processes)", "Notifiers.room_changed", "app/"),
     ("  ClientMessage.validate_json (pydantic)", ".validate_json", "pydantic"),
     ("  WebSocket.receive (starlette + uvicorn)", "WebSocket.receive", "starlette/"),
-    ("Connection._run_sender (send loop)", "Connection._run_sender", "app/hub.py"),
+    ("Connection._run_sender (send loop)", "Connection._run_sender", "app/connections/hub.py"),
     ("  render.pending (what a connection has yet to see)", "pending", "app/rooms/render.py"),
     ("    rules.view (the seat's view)", ".view", "games/"),
     ("  WebSocket.send_text (starlette + uvicorn)", "WebSocket.send_text", "starlette/"),

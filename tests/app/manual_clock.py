@@ -1,4 +1,4 @@
-"""A time source the tests move by hand (app/rooms/time_source.py's Clock): nothing in the
+"""A time source the tests move by hand (app/rooms/time_source.py's TimeSource): nothing in the
 rooms waits for real time under it, and no test sleeps to let time pass."""
 
 from __future__ import annotations

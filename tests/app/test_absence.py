@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
-from app.rooms import RoomError
+from app.refusal import Refusal
 from tests.app.helpers import (
     Timed,
     eventually,
@@ -155,7 +155,7 @@ def test_taking_a_seat_back_during_the_computers_turn_stops_the_computer(
                         live, version=0, action=action, by={"bot": "heuristic"}, seat=1
                     )
                 )
-            except RoomError as error:
+            except Refusal as error:
                 assert error.code == "not_your_turn"
             else:
                 raise AssertionError("a computer moved for a seat taken back")

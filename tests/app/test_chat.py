@@ -4,21 +4,25 @@ talk in a finished match's review (docs/protocol.md, "Chat and reactions")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import WebSocketTestSession
 
+from app import store
 from app.chat.text import clean
+from app.db import make_engine, make_session_factory
+from app.limits.buckets import PerKey
 from app.main import create_app
-from app.models import ChatMessage
-from app.ratelimit import PerKey
+from app.store.database_thread import DatabaseThread
 from tests.app.helpers import NewClient, make_app, make_settings, next_of, running, started_room
 from tests.app.live_clients import UNLIMITED, Factory, Seat
-from tests.app.test_computer_players_outlast_outages import FailingStorage
+
+T = TypeVar("T")
 
 
 def say(ws: WebSocketTestSession, channel: str, text: str) -> None:
@@ -347,20 +351,24 @@ def test_reactions_reach_everyone_and_are_not_kept(new_client: NewClient) -> Non
         assert next_of(wa, "chat_log")["messages"] == []
 
 
-class ChatOutage(FailingStorage):
+class ChatOutage(DatabaseThread):
     """A database that stops answering chat lines while ``down``."""
 
-    async def add_chat(self, message: ChatMessage) -> ChatMessage | None:
-        if self.down:
+    def __init__(self, url: str) -> None:
+        super().__init__(make_session_factory(make_engine(url)))
+        self.down = False
+
+    async def call(self, function: Callable[..., T], /, **arguments: Any) -> T:
+        if self.down and function is store.add_chat:
             raise OperationalError("INSERT INTO chat_messages", {}, OSError("connection refused"))
-        return await super().add_chat(message)
+        return await super().call(function, **arguments)
 
 
 def test_a_line_said_during_a_database_outage_is_refused_and_can_be_sent_again(
     database_url: str, tmp_path: Path
 ) -> None:
     storage = ChatOutage(database_url)
-    with running(create_app(make_settings(database_url, tmp_path), storage=storage)) as clients:
+    with running(create_app(make_settings(database_url, tmp_path), database=storage)) as clients:
         ann, bob = clients("Ann"), clients("Bob")
         room = started_room(ann, [bob])
         with (

@@ -8,7 +8,7 @@ import asyncio
 import time
 
 from app.cluster.leases import Leases
-from app.redis_clients import event_loop_client, lease_keeper_client
+from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from tests.app.redis_server import RedisServer
 
 LEASE = 0.6  # seconds; short, so that the tests wait a few of them

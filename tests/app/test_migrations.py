@@ -14,8 +14,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
 from app.db import make_engine, upgrade_to_head
-from app.identity import CookieSigner
 from app.models import Base
+from app.people.cookie import CookieSigner
 from tests.app.helpers import make_app, running
 from tests.conftest import database_url_for
 

@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from app.quotas import Quota, RedisQuotas
-from app.redis_clients import CONNECTIONS, event_loop_client
-from app.rooms.errors import RoomError
+from app.cluster.redis_clients import CONNECTIONS, event_loop_client
+from app.limits.quotas import Quota, RedisQuotas
+from app.refusal import Refusal
 from tests.app.redis_server import RedisServer
 
 PER_ADDRESS = Quota("tables_per_address", limit=10_000, seconds=60)
@@ -38,7 +38,7 @@ def test_with_redis_out_of_reach_a_charge_is_refused_as_unavailable(
         try:
             assert await quotas.use((PER_ADDRESS, "10.0.0.1")) is None
             redis_server.stop()
-            with pytest.raises(RoomError) as refused:
+            with pytest.raises(Refusal) as refused:
                 await quotas.use((PER_ADDRESS, "10.0.0.1"))
             assert (refused.value.code, refused.value.status) == ("unavailable", 503)
         finally:

@@ -9,7 +9,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from app.hub import Hub
+from app.connections.hub import Hub
 from app.models import Room, Seat
 from app.rooms.records import LiveRoom
 from app.rooms.registry import RoomRegistry

@@ -1,4 +1,4 @@
-"""The identity cache (app/auth.py) and the login counters across processes: a cached
+"""The identity cache (app/people/sessions.py) and the login counters across processes: a cached
 identity lasts its few seconds or until its user changes; an ended session ends in every
 process at once through Redis, not only when the cache would have let it go; login
 attempts counted in Redis are shared by every process."""
@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 import httpx
 from sqlalchemy import update
 
-from app.auth import Authenticator, new_guest
 from app.db import make_engine, make_session_factory
-from app.identity import CookieSigner
+from app.limits.quotas import Quota, RedisQuotas
 from app.models import User
-from app.quotas import Quota, RedisQuotas
+from app.people.cookie import CookieSigner
+from app.people.sessions import Authenticator, new_guest
 from tests.app.helpers import PASSWORD
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer

@@ -17,9 +17,9 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from app.hub import Connection, Hub
+from app.connections.hub import Connection, Hub
 from app.rooms.referee import begin
-from app.rooms.time_source import SystemClock
+from app.rooms.time_source import SystemTime
 from tests.app.helpers import timed_app
 from tests.app.test_stuck_clients import a_room
 from tests.conftest import LiveServer
@@ -53,7 +53,7 @@ def test_an_answer_is_not_overtaken_by_the_state_of_a_later_message() -> None:
             room,
             Hub(),
             16,
-            clock=SystemClock(),
+            time_source=SystemTime(),
             grace=60.0,
             address="test",
         )
@@ -81,7 +81,7 @@ def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
             room,
             Hub(),
             16,
-            clock=SystemClock(),
+            time_source=SystemTime(),
             grace=60.0,
             address="test",
         )

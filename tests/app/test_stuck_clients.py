@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 import games
-from app import hub as hub_module
-from app.hub import Connection, Hub
+from app.connections import hub as hub_module
+from app.connections.hub import Connection, Hub
 from app.rooms.records import LiveRoom
-from app.rooms.time_source import SystemClock
+from app.rooms.time_source import SystemTime
 
 
 class StuckSocket:
@@ -55,7 +55,7 @@ def test_a_connection_stuck_sending_is_dropped(monkeypatch: pytest.MonkeyPatch) 
             a_room(),
             hub,
             8,
-            clock=SystemClock(),
+            time_source=SystemTime(),
             grace=60.0,
             address="test",
         )
@@ -92,7 +92,7 @@ def test_a_connection_that_reads_is_never_dropped() -> None:
         a_room(),
         Hub(),
         8,
-        clock=SystemClock(),
+        time_source=SystemTime(),
         grace=60.0,
         address="test",
     )

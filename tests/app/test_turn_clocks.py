@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 import games
-from app.rooms import RoomError
+from app.refusal import Refusal
 from app.rooms.turn_clocks import TurnClocks, after_move, clock_setting, restarted, started
 from tests.app.helpers import Timed, eventually, next_of, room_of, state_at, timed_app
 from tests.app.manual_clock import ManualClock
@@ -35,7 +35,7 @@ SETTING = {"turn": 30, "bank": 60}
     ],
 )
 def test_clock_limits(raw: dict[str, Any]) -> None:
-    with pytest.raises(RoomError) as refused:
+    with pytest.raises(Refusal) as refused:
         clock_setting(raw)
     assert refused.value.code == "bad_clock" and refused.value.status == 422
     assert clock_setting({"turn": 5, "bank": 0}) == {"turn": 5, "bank": 0}

@@ -18,7 +18,7 @@ from starlette.testclient import WebSocketTestSession
 
 import games
 from app.db import upgrade_to_head
-from app.schemas import ERROR_CODES
+from app.http.schemas import ERROR_CODES
 from tests.app.helpers import make_app, running, started_room
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)

@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session
 
 from app import store
 from app.models import Match, RatingChange
-from app.review import match_summary
-from app.rooms import RoomError
+from app.records.review import match_summary
+from app.refusal import Refusal
 from app.store import MatchFilters
 
 
@@ -35,7 +35,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         at, match_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         return datetime.fromisoformat(at), str(match_id)
     except (ValueError, TypeError, binascii.Error):
-        raise RoomError("bad_cursor", "That cursor is not one this server gave out.", 422) from None
+        raise Refusal("bad_cursor", "That cursor is not one this server gave out.", 422) from None
 
 
 def details(

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.config import Settings
-from app.rooms.errors import RoomError, unavailable
+from app.refusal import Refusal, unavailable
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def is_room_id(key: str) -> bool:
 
 
 class Limiter:
-    """The site's quotas, charged where people use them; a refusal is a RoomError (429)
+    """The site's quotas, charged where people use them; a refusal is a Refusal (429)
     whose message says when to try again."""
 
     def __init__(self, quotas: Quotas, site: SiteQuotas) -> None:
@@ -163,4 +163,4 @@ class Limiter:
 def _refuse_if(wait: float | None, code: str, what: str) -> None:
     if wait is not None:
         seconds = max(1, math.ceil(wait))
-        raise RoomError(code, f"{what}; try again in {seconds} s.", 429)
+        raise Refusal(code, f"{what}; try again in {seconds} s.", 429)

@@ -1,9 +1,10 @@
-"""The one refusal type of the rooms: a code from docs/protocol.md, a sentence, a status."""
+"""``Refusal``: the one way the app says no — a code from docs/protocol.md, a sentence for
+people, and the HTTP status the REST API answers with."""
 
 from __future__ import annotations
 
 
-class RoomError(Exception):
+class Refusal(Exception):
     """A refused request. It changes nothing: every check runs before anything is written.
 
     ``code`` is for programs (docs/protocol.md lists them all), ``message`` for people,
@@ -17,7 +18,7 @@ class RoomError(Exception):
         self.status = status
 
 
-def unavailable() -> RoomError:
+def unavailable() -> Refusal:
     """The refusal when the database, or the process refereeing the room, cannot be reached
     for now: nothing changed, and the same request may be sent again."""
-    return RoomError("unavailable", "The server cannot reach this table right now; try again.", 503)
+    return Refusal("unavailable", "The server cannot reach this table right now; try again.", 503)

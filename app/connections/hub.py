@@ -25,10 +25,11 @@ from starlette.websockets import WebSocket
 
 from app.chat.access import readable
 from app.chat.outlet import Spoken
+from app.chat.recent import RecentChat
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
-from app.rooms.time_source import Clock
+from app.rooms.time_source import TimeSource
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
@@ -55,9 +56,10 @@ class Connection:
         presence: Presence,
         max_queue: int,
         *,
-        clock: Clock,
+        time_source: TimeSource,
         grace: float,
         address: str,
+        chat: RecentChat | None = None,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
@@ -65,8 +67,10 @@ class Connection:
         self.room = room
         self.seat = room.seat_of(user_id)
         self._presence = presence
-        self._clock = clock
+        self._time_source = time_source
         self._grace = grace
+        # The room's recent messages as this process knows them (kept by app/chat).
+        self._chat = chat or RecentChat()
         # [kind, text, once]: kind "reply", "room", "state" or "chat"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
@@ -101,7 +105,7 @@ class Connection:
             self.seat,
             self.sent,
             grace=self._grace,
-            now=self._clock.now(),
+            now=self._time_source.now(),
         )
         for kind, text in updates:
             if not self._replace_waiting(kind, text):
@@ -118,13 +122,13 @@ class Connection:
     def send_chat_log(self, *, again: bool = False) -> None:
         """Send the room's recent messages this connection may read, once they are known:
         the first time, when the channels it reads change, and ``again`` on demand."""
-        if self.closed or not self.room.chat.loaded:
+        if self.closed or not self._chat.loaded:
             return
         channels = readable(self.room, self.seat)
         if channels == self.chat_channels and not again:
             return
         self.chat_channels = channels
-        self._push(["chat", self.room.chat.log_text(channels), ""])
+        self._push(["chat", self._chat.log_text(channels), ""])
 
     def _replace_waiting(self, kind: str, text: str) -> bool:
         """Put ``text`` in place of an update of ``kind`` still waiting after the last reply."""

@@ -1,9 +1,9 @@
 """Every refused or failed HTTP request answers in one JSON shape.
 
-``{"code", "message", "detail"}`` with the status: a refusal of the rooms (``RoomError``),
+``{"code", "message", "detail"}`` with the status: a refusal of the rooms (``Refusal``),
 a body or parameter of the wrong shape (422 ``bad_request``), a route that does not exist
 (404 ``not_found``), a database that is not answering (503 ``unavailable``, logged once per
-outage by app/outage.py), and anything unforeseen (500 ``internal_error``, logged with its
+outage by app/store/outage.py), and anything unforeseen (500 ``internal_error``, logged with its
 traceback).
 """
 
@@ -18,8 +18,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from app.outage import is_outage
-from app.rooms.errors import RoomError, unavailable
+from app.refusal import Refusal, unavailable
+from app.store.outage import is_outage
 
 log = logging.getLogger("parlour")
 
@@ -31,7 +31,7 @@ def error_response(code: str, message: str, status: int) -> JSONResponse:
 
 
 async def _room_error(_request: Request, error: Exception) -> Response:
-    assert isinstance(error, RoomError)
+    assert isinstance(error, Refusal)
     return error_response(error.code, error.message, error.status)
 
 
@@ -63,7 +63,7 @@ async def _unforeseen(request: Request, error: Exception) -> Response:
 
 def install(app: FastAPI) -> None:
     """Register the handlers that keep every error in the JSON shape."""
-    app.add_exception_handler(RoomError, _room_error)
+    app.add_exception_handler(Refusal, _room_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(DBAPIError, _database_error)

@@ -1,7 +1,7 @@
 """Who a request is: sessions in the database, looked up through a short-lived cache.
 
 A session is a row of ``auth_sessions`` (its id, its user, when it expires); the cookie
-carries its id, signed (app/identity.py). Deleting the row revokes it: logging out, logging
+carries its id, signed (app/people/names.py). Deleting the row revokes it: logging out, logging
 out everywhere, signing up (the guest's session is replaced by a new one).
 
 Every request needs its identity, and loading it from the database in a worker thread was
@@ -24,8 +24,9 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import store
-from app.identity import CookieSigner, guest_name, new_user_id
 from app.models import User, utcnow
+from app.people.cookie import CookieSigner
+from app.people.names import guest_name, new_user_id
 
 GUEST_DAYS = 365  # a guest keeps their identity (and their matches) a year between visits
 ACCOUNT_DAYS = 30  # an account's browser stays signed in a month after its last visit

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import games
-from app.credit import with_defaults
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
+from app.store.credit import with_defaults
 from games import Rules, describe
 
 OVER = ("finished", "abandoned")

@@ -9,11 +9,12 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
-from app.auth import Authenticator, Identity
 from app.config import Settings
-from app.identity import CookieSigner
-from app.quotas import Limiter
-from app.rooms import RoomError, Rooms
+from app.limits.quotas import Limiter
+from app.people.cookie import CookieSigner
+from app.people.sessions import Authenticator, Identity
+from app.refusal import Refusal
+from app.rooms import Rooms
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -54,20 +55,20 @@ def get_session(request: Request) -> Iterator[Session]:
 
 async def current_user_or_none(request: Request) -> Identity | None:
     """Who the session cookie names; answered from memory on the event loop when it can
-    be (app/auth.py), so most requests never wait for the database or a thread."""
+    be (app/people/sessions.py), so most requests never wait for the database or a thread."""
     auth: Authenticator = request.app.state.auth
     return await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
 
 
 async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:
     if user is None:
-        raise RoomError("no_session", "Start a session first (POST /api/session).", 401)
+        raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
     return user
 
 
 async def current_account(user: Annotated[Identity, Depends(current_user)]) -> Identity:
     if not user.is_account:
-        raise RoomError(
+        raise Refusal(
             "not_an_account", "Only an account can do that: create one or log in first.", 403
         )
     return user

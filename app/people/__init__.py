@@ -1,0 +1,9 @@
+"""People: who a request is, and the rules for their names and passwords.
+
+- ``sessions``    — ``Authenticator`` and ``Identity``: sessions in the database, looked up
+                    through a short-lived cache; guests and accounts opened;
+- ``cookie``      — the session cookie: a session id, signed;
+- ``names``       — display names, usernames and passwords checked; new people's ids and names;
+- ``passwords``   — password hashes (argon2id);
+- ``confusables`` — names that look alike fold to one key (UTS #39).
+"""

@@ -1,0 +1,53 @@
+"""The session cookie: a session id signed with SECRET_KEY (itsdangerous).
+
+The cookie holds only a session id (app/people/sessions.py), signed so that it cannot be
+forged; the session lives in the database and can be revoked.
+"""
+
+from __future__ import annotations
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.responses import Response
+
+from app.config import Settings
+
+
+class CookieSigner:
+    """Signs and reads the session cookie's session id."""
+
+    def __init__(self, secret_key: str) -> None:
+        # The salt is the one the cookie had when it held a user id: the migration gave
+        # every guest a session with their user id as its id, so old cookies still work.
+        self._serializer = URLSafeSerializer(secret_key, salt="parlour-session")
+
+    def sign(self, session_id: str) -> str:
+        return self._serializer.dumps(session_id)
+
+    def read(self, cookie: str | None) -> str | None:
+        if not cookie:
+            return None
+        try:
+            value = self._serializer.loads(cookie)
+        except BadSignature:
+            return None
+        return value if isinstance(value, str) else None
+
+
+def set_session_cookie(
+    response: Response, signer: CookieSigner, session_id: str, settings: Settings, max_age: int
+) -> None:
+    """Set the signed session cookie, to last ``max_age`` seconds (as long as the session)."""
+    response.set_cookie(
+        settings.cookie_name,
+        signer.sign(session_id),
+        max_age=max_age,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+    )
+
+
+def clear_session_cookie(response: Response, settings: Settings) -> None:
+    response.delete_cookie(
+        settings.cookie_name, httponly=True, samesite="lax", secure=settings.cookie_secure
+    )

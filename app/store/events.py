@@ -1,0 +1,125 @@
+"""The event log's SQL: one transaction appending a batch of events, and what it does
+besides — the rooms' turn clocks after them, and the end of every match a written event
+finished (its result, who won, the room's status, then each finishing hook: the ratings).
+
+The writer that groups events into batches and runs them off the event loop is
+app/rooms/event_log.py; these functions only write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Insert, bindparam, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from app.models import MatchEvent, MatchPlayer, Room, utcnow
+from app.store.matches import end_match
+
+# Called in the finishing transaction for each match it finishes: (connection, match id,
+# the time the match finished). An exception fails the whole transaction.
+FinishHook = Callable[[Connection, str, datetime], None]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One action to append; ``result`` (scores, winners) when it ends the match.
+
+    ``by`` is who made it (``{"user_id": ...}`` or ``{"bot": kind}``), ``timeout`` marks a
+    move the clock played, ``at`` is when (the rooms' time source), and ``clock_state`` the
+    room's turn clocks after it (None: the room is untimed).
+    """
+
+    match_id: str
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    room_id: str
+    result: tuple[list[int], list[int]] | None = None
+    by: dict[str, Any] | None = None
+    timeout: bool = False
+    at: datetime | None = None
+    clock_state: dict[str, Any] | None = None
+
+
+def insert_for(engine: Engine) -> Insert:
+    """INSERT ... ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq."""
+    dialect = engine.dialect.name
+    if dialect == "postgresql":
+        statement: Any = postgresql.insert(MatchEvent)
+    elif dialect == "sqlite":
+        statement = sqlite.insert(MatchEvent)
+    else:
+        raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
+    return statement.on_conflict_do_nothing(  # type: ignore[no-any-return]
+        index_elements=["match_id", "seq"]
+    ).returning(MatchEvent.match_id, MatchEvent.seq)
+
+
+def write_events(
+    connection: Connection,
+    insert: Insert,
+    events: Sequence[Event],
+    on_finish: Sequence[FinishHook],
+) -> set[tuple[str, int]]:
+    """Every event that fits, the turn clocks of the rooms that have them, and the end
+    of every match that ended: one transaction. Returns the (match, seq) written."""
+    rows = [
+        {
+            "match_id": e.match_id,
+            "seq": e.seq,
+            "seat": e.seat,
+            "action": e.action,
+            "played_by": e.by,
+            "timeout": e.timeout,
+            "at": e.at or utcnow(),
+        }
+        for e in events
+    ]
+    with connection.begin():
+        result = connection.execute(insert, rows)
+        written = {(row.match_id, row.seq) for row in result}
+        landed = [e for e in events if (e.match_id, e.seq) in written]
+        clocks = [
+            {"room": e.room_id, "state": e.clock_state} for e in landed if e.clock_state is not None
+        ]
+        if clocks:
+            connection.execute(
+                update(Room)
+                .where(Room.id == bindparam("room"))
+                .values(clock_state=bindparam("state")),
+                clocks,
+            )
+        finished_at = utcnow()
+        for event in landed:
+            if event.result is not None:
+                _finish(connection, event, finished_at, on_finish)
+    return written
+
+
+def _finish(
+    connection: Connection, event: Event, finished_at: datetime, on_finish: Sequence[FinishHook]
+) -> None:
+    assert event.result is not None
+    scores, winners = event.result
+    end_match(
+        connection=connection,
+        match_id=event.match_id,
+        status="finished",
+        scores=scores,
+        winners=winners,
+        finished_at=finished_at,
+    )
+    connection.execute(
+        update(MatchPlayer)
+        .where(MatchPlayer.match_id == event.match_id)
+        .values(won=MatchPlayer.seat.in_(winners or [-1]))
+    )
+    connection.execute(
+        update(Room).where(Room.id == event.room_id).values(status="finished", code=None)
+    )
+    for hook in on_finish:
+        hook(connection, event.match_id, finished_at)
