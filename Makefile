@@ -37,8 +37,12 @@ run: $(BIN)/activate
 run-many: $(BIN)/activate
 	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
+# The suite in parallel: one pytest-xdist worker per CPU (TEST_WORKERS=0: none, in one process), each
+# with its own databases; worksteal lets an idle worker take tests a busy one still holds.
+TEST_WORKERS ?= logical
+
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # Python: ruff (lint and format) and mypy (strict on app/ and games/); JavaScript: Biome.
 lint: $(BIN)/activate node_modules/.package-lock.json

@@ -4,7 +4,6 @@ nothing kept on disk, and a restart on demand (without touching any other Redis)
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -21,13 +20,31 @@ class RedisServer:
         self.workdir = workdir
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.started_once = False
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / f"redis-{self.port}.log"
+
     def start(self) -> RedisServer:
-        log = (self.workdir / f"redis-{self.port}.log").open("ab")
+        """Start on this server's port; on a first start, another port if another process
+        took this one first (restart keeps the port: clients hold the URL)."""
+        for _ in range(5):
+            if self._start_on_port():
+                return self
+            if self.started_once:
+                break
+            self.port = free_port()
+        raise RuntimeError(f"redis-server could not listen on port {self.port}")
+
+    def _start_on_port(self) -> bool:
+        log = self.log_path.open("ab")
+        # Only what this start logs counts (a restart appends to the same log).
+        since = log.tell()
         self.process = subprocess.Popen(
             [
                 self.binary,
@@ -45,13 +62,18 @@ class RedisServer:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        log.close()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.02)
+            # Ready by its own log, not by a connect, which could reach whichever process
+            # took the port first.
+            logged = self.log_path.read_bytes()[since:].decode(errors="replace")
+            if "Ready to accept connections" in logged:
+                self.started_once = True
+                return True
+            if self.process.poll() is not None:
+                return False
+            time.sleep(0.02)
         raise RuntimeError("redis-server did not start in 10 s")
 
     def stop(self) -> None:

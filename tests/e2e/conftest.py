@@ -19,13 +19,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from tests.e2e.flows import listen_to_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# How long an `expect` or an action waits for what it waits on before the test fails (every
+# wait is on the page; this only bounds it). Playwright's own 5 s for `expect` is too short
+# for a busy machine: an account's password hash alone can take seconds there.
+WAIT_MS = 20_000
+expect.set_options(timeout=WAIT_MS)
 NO_BROWSER = "No Chromium: apt-get install chromium, or python -m playwright install chromium"
 # For the system's (Debian's) Chromium; Playwright's own build is launched as it comes.
 CHROMIUM_ARGS = [
@@ -110,7 +115,7 @@ class Pages:
             has_touch=touch,
             is_mobile=touch,
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(WAIT_MS)
         self.contexts.append(context)
         page = context.new_page()
         listen_to_wire(page)
@@ -157,7 +162,7 @@ def artifacts(request: pytest.FixtureRequest) -> Path:
     path = ARTIFACTS / name
     path.mkdir(parents=True, exist_ok=True)
     for old in path.glob("*.png"):
-        old.unlink()
+        old.unlink(missing_ok=True)  # a run beside this one may have removed it
     return path
 
 

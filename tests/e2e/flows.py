@@ -37,29 +37,75 @@ RECORD_CARDS = """
 """
 
 
-# The state messages each page received over its room's WebSocket, by version: what the
-# server sent, for tests that need the legal actions behind the table a page shows.
-STATES: dict[Page, dict[int, dict[str, Any]]] = {}
+# What the page's room WebSocket receives, kept by the page itself (an init script, so it
+# runs before the client's own code): every state message by version, and the version of
+# the last one. Kept in the page, it is read in the same step as what the page shows.
+RECORD_WIRE = """
+(() => {
+  window.__states = {};
+  window.__lastState = null;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      // Registered before the client's handler, so it runs first for every message.
+      this.addEventListener('message', (event) => {
+        if (typeof event.data !== 'string') return;
+        let message;
+        try { message = JSON.parse(event.data); } catch { return; }
+        if (message.type === 'state') {
+          window.__states[message.version] = message;
+          window.__lastState = message.version;
+        }
+      });
+    }
+  };
+})();
+"""
+
+# The live table is settled: it shows the last state the wire brought and no move of its
+# own is on its way, so nothing is about to replace what the test looks at. ``still``: and
+# no animation of a change is running either (an endless one, such as a pulse, does not
+# count), for tests that read where things are on screen. A click needs no ``still``:
+# Playwright waits for its target to stop moving and checks the click would reach it.
+SETTLED = """([still]) => {
+  const table = document.querySelector('.table');
+  if (!table || document.querySelector('.pending')) return false;
+  if (table.dataset.version !== String(window.__lastState)) return false;
+  return !still || document.getAnimations().every(
+    (a) => a.playState !== 'running'
+      || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)
+  );
+}"""
 
 # Changes waiting to be made to a page's next move on its way to the server.
 REWRITES: dict[Page, list[Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
 
 def listen_to_wire(page: Page) -> None:
-    """Keep every state message the page receives (``shown_state`` reads them)."""
-    states = STATES.setdefault(page, {})
+    """Keep every state message the page receives (``shown_state``, ``received_states``).
+    Pages.open does it for every page; a second call changes nothing."""
+    if page not in WIRED:
+        WIRED.add(page)
+        page.add_init_script(RECORD_WIRE)
 
-    def on_frame(payload: str | bytes) -> None:
-        if isinstance(payload, bytes):
-            return
-        try:
-            message = json.loads(payload)
-        except ValueError:
-            return
-        if message.get("type") == "state":
-            states[message["version"]] = message
 
-    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+WIRED: set[Page] = set()
+
+
+def received_states(page: Page) -> dict[int, dict[str, Any]]:
+    """Every state message the page's current document received, by version."""
+    states = page.evaluate("window.__states || {}")
+    return {int(v): message for v, message in states.items()}
+
+
+def settle(page: Page, *, still: bool = True, timeout: float = 20_000) -> None:
+    """Wait until the page's live table is settled (SETTLED), and with ``still`` until
+    nothing on it moves."""
+    try:
+        page.wait_for_function(SETTLED, arg=[still], timeout=timeout)
+    except Exception as error:
+        raise AssertionError(f"the table never settled: {table_state(page)}") from error
 
 
 def pass_moves_through_test(page: Page) -> None:
@@ -88,39 +134,39 @@ def rewrite_next_move(page: Page, change: Callable[[dict[str, Any]], dict[str, A
 
 
 def shown_state(page: Page) -> dict[str, Any]:
-    """The state message behind the table the page shows now."""
-    shown = version(page)
-    deadline = time.monotonic() + 5
-    while shown not in STATES.get(page, {}):
-        assert time.monotonic() < deadline, f"no state message for version {shown}"
-        page.wait_for_timeout(20)
-    return STATES[page][shown]
+    """The state message behind the table the page shows, once it shows the last one the
+    wire brought."""
+    settle(page, still=False)
+    state = page.evaluate("window.__states[document.querySelector('.table').dataset.version]")
+    assert state is not None, f"no state message behind the table: {table_state(page)}"
+    return dict(state)
 
 
 def table_state(page: Page) -> dict[str, Any]:
     """What a failing test reports about a page's live table."""
-    shown = page.evaluate(
-        """() => ({
-            version: document.querySelector('.table')?.dataset.version,
-            phase: document.querySelector('.table')?.dataset.phase,
-            pending: document.querySelectorAll('.pending').length > 0,
-            myTurn: document.querySelectorAll('.table.my-turn').length,
-            errors: [...document.querySelectorAll('.action-error:not([hidden])')]
+    return dict(
+        page.evaluate(
+            """() => {
+            const newest = window.__states?.[window.__lastState];
+            return {
+              version: document.querySelector('.table')?.dataset.version,
+              phase: document.querySelector('.table')?.dataset.phase,
+              pending: document.querySelectorAll('.pending').length > 0,
+              myTurn: document.querySelectorAll('.table.my-turn').length,
+              animations: document.getAnimations().map((a) => a.playState),
+              errors: [...document.querySelectorAll('.action-error:not([hidden])')]
                 .map((e) => e.textContent),
-            socket: document.querySelector('#conn')?.dataset.status,
-        })"""
+              socket: document.querySelector('#conn')?.dataset.status,
+              received: newest && {
+                version: newest.version,
+                toAct: newest.view.to_act,
+                legal: newest.view.legal_actions,
+                message: newest.view.message,
+              },
+            };
+          }"""
+        )
     )
-    received = STATES.get(page, {})
-    if received:
-        newest = received[max(received)]
-        view = newest["view"]
-        shown["received"] = {
-            "version": newest["version"],
-            "toAct": view.get("to_act"),
-            "legal": view.get("legal_actions"),
-            "message": view.get("message"),
-        }
-    return shown
 
 
 def set_name(page: Page, name: str) -> None:
@@ -164,7 +210,7 @@ def create_room(
 
 
 def wait_table(page: Page) -> None:
-    expect(page.locator(".table")).to_be_visible(timeout=20_000)
+    expect(page.locator(".table")).to_be_visible(timeout=30_000)
 
 
 def version(page: Page) -> int:
@@ -176,16 +222,21 @@ def is_over(page: Page) -> bool:
     return page.locator(".table .result").count() > 0
 
 
-LAST_CLICK_ERROR: dict[Page, list[str]] = {}
+def my_turn(page: Page) -> bool:
+    """Whether the page's table, once settled, offers its person a move."""
+    settle(page, still=False)
+    return page.locator(".table.my-turn").count() > 0
 
 
 def act_once(page: Page, *, keyboard: bool = False) -> bool:
     """If it is this page's turn, click the first thing the server offers; True if it did.
 
-    Offered things: a clickable pile or action button, else a highlighted card. Cards are
-    clicked on their left edge (the part an overlapping neighbour never covers), or, with
-    ``keyboard``, focused and played with Enter."""
-    if page.locator(".table.my-turn").count() == 0 or page.locator(".pending").count():
+    The table is settled first (it shows the last state the wire brought, nothing is
+    moving), so the click lands on what was looked at. Offered things: a clickable pile or
+    action button, else a highlighted card. Cards are clicked on their left edge (the part
+    an overlapping neighbour never covers), or, with ``keyboard``, focused and played with
+    Enter."""
+    if not my_turn(page):
         return False
     before = version(page)
     menu = page.locator(".choice-menu .btn.primary")
@@ -198,19 +249,15 @@ def act_once(page: Page, *, keyboard: bool = False) -> bool:
         target = page.locator(".hand .card.playable")
     if target.count() == 0:
         return False
-    try:
-        if card and keyboard:
-            target.first.focus()
-            page.keyboard.press("Enter")
-        elif card:
-            # A hovered card is raised over its neighbours: move the pointer off the hand.
-            page.mouse.move(1, 1)
-            target.first.click(position={"x": 8, "y": 24}, timeout=2_000)
-        else:
-            target.first.click(timeout=2_000)
-    except Exception as error:  # the table re-rendered under the pointer: look again
-        LAST_CLICK_ERROR[page] = str(error).splitlines()[0:12]
-        return False
+    if card and keyboard:
+        target.first.focus()
+        page.keyboard.press("Enter")
+    elif card:
+        # A hovered card is raised over its neighbours: move the pointer off the hand.
+        page.mouse.move(1, 1)
+        target.first.click(position={"x": 8, "y": 24})
+    else:
+        target.first.click()
     if page.locator(".choice-menu").count():
         return act_once(page)
     return wait_moved(page, before)
@@ -226,7 +273,7 @@ def wait_moved(page: Page, before: int) -> bool:
                 return err || (t && Number(t.dataset.version) !== v);
             }""",
             arg=[before],
-            timeout=15_000,
+            timeout=20_000,
         )
     except Exception as error:
         state = table_state(page)
@@ -237,26 +284,74 @@ def wait_moved(page: Page, before: int) -> bool:
     return True
 
 
+def wait_next_state(page: Page, shown: int, timeout: float = 30_000) -> None:
+    """Wait until the wire brings the page a state other than version ``shown``."""
+    page.wait_for_function(
+        "([v]) => window.__lastState !== null && window.__lastState !== v",
+        arg=[shown],
+        timeout=timeout,
+    )
+
+
+def next_mover(players: list[Page], deadline: float) -> Page | None:
+    """The page whose turn it is, once every page shows the last state it was sent; None
+    once the match is over on every page. While none of them may move (a computer's turn,
+    or a clock's), wait for the wire to bring the next state."""
+    while True:
+        for page in players:
+            settle(page, still=False)
+        if all(is_over(page) for page in players):
+            return None
+        for page in players:
+            if page.locator(".table.my-turn").count():
+                return page
+        remaining = (deadline - time.monotonic()) * 1000
+        assert remaining > 0, f"no move came in time: {[table_state(p) for p in players]}"
+        shown = [version(page) for page in players]
+        newest = max(shown)
+        behind = [page for page, seen in zip(players, shown, strict=True) if seen < newest]
+        if behind:
+            # The others were sent a newer state already: this one is on its way.
+            behind[0].wait_for_function(
+                "([v]) => window.__lastState >= v", arg=[newest], timeout=remaining
+            )
+        else:
+            wait_next_state(players[0], newest, timeout=remaining)
+
+
 def play_to_end(
     players: list[Page], *, timeout: float = 150, on_step=None, keyboard: bool = False
 ) -> int:
-    """Let every page play whatever it is offered until one shows the final result."""
+    """Let every page play whatever it is offered until each shows the final result; with
+    ``keyboard``, every other card is played from the keyboard (focus and Enter)."""
+    return play_until(players, lambda: False, timeout=timeout, on_step=on_step, keyboard=keyboard)
+
+
+def play_until(
+    players: list[Page],
+    done: Callable[[], bool],
+    *,
+    timeout: float = 150,
+    on_step=None,
+    keyboard: bool = False,
+) -> int:
+    """The pages play whatever they are offered until ``done()`` (asked whenever every page
+    is settled) or the match is over; returns the moves made."""
     deadline = time.monotonic() + timeout
     moves = 0
-    while time.monotonic() < deadline:
-        if all(is_over(p) for p in players):
-            return moves
-        acted = False
+    while True:
         for page in players:
-            if act_once(page):
-                moves += 1
-                acted = True
-                if on_step is not None:
-                    on_step(moves)
-        if not acted:
-            players[0].wait_for_timeout(60)
-    states = [(table_state(page), LAST_CLICK_ERROR.get(page)) for page in players]
-    raise AssertionError(f"the match did not finish in {timeout} s ({moves} moves): {states}")
+            settle(page, still=False)
+        if done():
+            return moves
+        mover = next_mover(players, deadline)
+        if mover is None:
+            return moves
+        played = act_once(mover, keyboard=keyboard and moves % 2 == 1)
+        assert played, f"its turn, but nothing to click: {table_state(mover)}"
+        moves += 1
+        if on_step is not None:
+            on_step(moves)
 
 
 def pace(page: Page, ms: int) -> None:

@@ -9,10 +9,20 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.e2e.flows import STATES, act_once, api_json, pace, post_json, wait_table
+from tests.e2e.flows import (
+    act_once,
+    api_json,
+    next_mover,
+    pace,
+    post_json,
+    received_states,
+    settle,
+    version,
+    wait_next_state,
+    wait_table,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -20,7 +30,7 @@ pytestmark = pytest.mark.e2e
 def timeouts_seen(page: Page, seat: int) -> int:
     """The most timeouts in a row the page's state messages showed for ``seat``."""
     return max(
-        (m["clocks"][seat]["timeouts"] for m in STATES.get(page, {}).values() if m["clocks"]),
+        (m["clocks"][seat]["timeouts"] for m in received_states(page).values() if m["clocks"]),
         default=0,
     )
 
@@ -50,18 +60,30 @@ def test_a_clock_plays_for_an_idle_player_who_then_takes_the_seat_back(pages) ->
     bob_plate = ann.locator('.opponents .plate[data-seat="1"]')
     countdowns: list[str] = []
     deadline = time.monotonic() + 90
-    while bob_plate.locator(".badge.computer").count() == 0:
+    while True:
+        settle(ann, still=False)
+        if bob_plate.locator(".badge.computer").count():
+            break
         assert time.monotonic() < deadline, "a computer never took Bob's seat"
-        clock = bob_plate.locator(".clock.urgent")
-        if clock.count():
-            try:
-                countdowns.append(clock.first.inner_text(timeout=1_000))
-            except PlaywrightError:  # redrawn meanwhile: look again
-                continue
+        if act_once(ann):
+            continue
+        # Bob's turn: read his plate's countdown (in the same step as finding it: it is
+        # redrawn every second), then wait for the move the clock makes for him.
+        shown = version(ann)
+        countdown = ann.wait_for_function(
+            """([v]) => {
+                const clock = document.querySelector(
+                    '.opponents .plate[data-seat="1"] .clock.urgent');
+                if (clock) return { text: clock.textContent };
+                return window.__lastState !== v ? { text: null } : null;
+            }""",
+            arg=[shown],
+        ).json_value()
+        if countdown["text"] is not None:
+            countdowns.append(countdown["text"])
             if len(countdowns) == 1:
                 pages.shot(ann, "bob-on-the-clock")
-        if not act_once(ann):
-            ann.wait_for_timeout(100)
+        wait_next_state(ann, shown, timeout=(deadline - time.monotonic()) * 1000)
     assert countdowns, "Bob's plate never showed his turn's countdown"
     assert all(re.fullmatch(r"0:0[0-5]", shown) for shown in countdowns), countdowns
     expect(bob_plate.locator(".badge.computer")).to_contain_text("for Bob")
@@ -72,10 +94,10 @@ def test_a_clock_plays_for_an_idle_player_who_then_takes_the_seat_back(pages) ->
     expect(take_back).to_be_visible(timeout=20_000)
     expect(bob.locator(".reclaim")).to_contain_text("Your time ran out twice")
     # What his page was sent says so too: the clock played two of his moves in a row.
-    deadline = time.monotonic() + 20
-    while timeouts_seen(bob, 1) < 2:
-        assert time.monotonic() < deadline, "Bob's page never heard of a second timeout"
-        bob.wait_for_timeout(50)
+    bob.wait_for_function(
+        """() => Object.values(window.__states)
+            .some((m) => m.clocks && m.clocks[1].timeouts >= 2)"""
+    )
     assert timeouts_seen(bob, 1) == 2
     expect(bob.locator(".hand")).to_have_count(0)
     pages.shot(bob, "take-back-offered")
@@ -87,10 +109,12 @@ def test_a_clock_plays_for_an_idle_player_who_then_takes_the_seat_back(pages) ->
 
     # Bob plays a move of his own again.
     deadline = time.monotonic() + 60
-    while not act_once(bob):
-        assert time.monotonic() < deadline, "Bob never got to play again"
-        if not act_once(ann):
-            bob.wait_for_timeout(100)
+    while True:
+        mover = next_mover([ann, bob], deadline)
+        assert mover is not None, "the match ended before Bob played again"
+        assert act_once(mover)
+        if mover is bob:
+            break
     pages.shot(bob, "bob-back")
     room = api_json(ann, f"/api/rooms/{room_id}")
     assert room["seats"][1]["bot"] is None and room["seats"][1]["name"] == "Bob"

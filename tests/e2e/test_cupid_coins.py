@@ -6,6 +6,8 @@ computer players completes; and a table reconnects by itself when the server com
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -16,10 +18,13 @@ from tests.e2e.flows import (
     create_room,
     hand,
     is_over,
+    next_mover,
     pace,
     pass_moves_through_test,
     play_to_end,
+    play_until,
     rewrite_next_move,
+    settle,
     shown_scores,
     version,
     wait_table,
@@ -69,7 +74,8 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
 
     # A move the server refuses is explained in words next to the hand that made it: the
     # card played is changed on its way to the server into one the player does not hold.
-    first = ann if ann.locator(".table.my-turn").count() else bob
+    first = next_mover([ann, bob], time.monotonic() + 30)
+    assert first is not None
     rewrite_next_move(first, lambda sent: {**sent, "action": {"type": "play", "card": "9C"}})
     first.mouse.move(1, 1)
     first.locator(".hand .card.playable").first.click(position={"x": 8, "y": 24})
@@ -83,9 +89,11 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
     def midway(moves: int) -> None:
         if moves == 3 and not reloaded:
             # Reloading mid-match restores Bob's seat and hand.
+            settle(bob)
             before_hand, before_version = hand(bob), version(bob)
             bob.reload()
             wait_table(bob)
+            settle(bob)
             expect(bob.locator(".mine .plate")).to_contain_text("Bob")
             expect(bob.locator(".mine .plate")).to_contain_text("(you)")
             if version(bob) == before_version:
@@ -168,7 +176,7 @@ def test_coins_match_one_person_two_computers(pages) -> None:
     room_id = create_room(cleo, game="coins", name="Cleo", options={"target": 10})
     for seat in (1, 2):
         cleo.locator(f'[data-action="bot"][data-seat="{seat}"]').click()
-        expect(cleo.locator(f'.seat[data-seat="{seat}"]')).to_contain_text("computer")
+        expect(cleo.locator(f'.seat.taken[data-seat="{seat}"]')).to_contain_text("computer")
     pages.shot(cleo, "lobby-with-computers")
     cleo.locator("#start-btn").click()
     wait_table(cleo)
@@ -196,13 +204,11 @@ def test_reconnect_restores_the_table_without_a_reload(pages, server) -> None:
     pace(hal, 60)
     create_room(hal, game="cupid", name="Hal", options={"target": 60})
     hal.locator('[data-action="bot"][data-seat="1"]').click()
-    expect(hal.locator('.seat[data-seat="1"]')).to_contain_text("computer")
+    expect(hal.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     hal.locator("#start-btn").click()
     wait_table(hal)
     hal.evaluate("window.__sameDocument = true")
-    while version(hal) < 2 or not hal.locator(".table.my-turn").count():
-        if not act_once(hal):
-            hal.wait_for_timeout(50)
+    play_until([hal], lambda: version(hal) >= 2 and hal.locator(".table.my-turn").count() > 0)
     before_hand, before_version = hand(hal), version(hal)
     server.kill()
     expect(hal.locator("#conn")).to_contain_text("Offline")

@@ -24,7 +24,7 @@ def test_cups_three_seats_one_person_two_computers(pages) -> None:
     room_id = create_room(dora, game="cups", name="Dora", seats=3)
     for seat in (1, 2):
         dora.locator(f'[data-action="bot"][data-seat="{seat}"]').click()
-        expect(dora.locator(f'.seat[data-seat="{seat}"]')).to_contain_text("computer")
+        expect(dora.locator(f'.seat.taken[data-seat="{seat}"]')).to_contain_text("computer")
     watcher = watch(pages, room_id)
     dora.locator("#start-btn").click()
     wait_table(dora)

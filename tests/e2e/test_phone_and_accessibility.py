@@ -11,19 +11,23 @@ the history. The home page, every rules page and the not-found page are checked 
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import (
     act_once,
     api_json,
     create_room,
-    is_over,
+    next_mover,
     pace,
     post_json,
+    settle,
+    table_state,
     version,
     wait_moved,
     wait_table,
@@ -69,18 +73,23 @@ OFF_SCREEN = """() => {
 }"""
 
 
-def assert_fits(page: Page, size: dict[str, int], settle_ms: float = 5_000) -> None:
+# Whether the table fits the screen, as OFF_SCREEN judges it (from the top of the page).
+FITS = f"""() => {{
+  window.scrollTo(0, 0);
+  const found = ({OFF_SCREEN})();
+  return found.hand > 0 && !found.outside.length && !found.wide;
+}}"""
+
+
+def assert_fits(page: Page, size: dict[str, int], timeout_ms: float = 10_000) -> None:
     page.set_viewport_size(size)
-    # The hand lays itself out again for the new width (sooner or later on a busy machine):
-    # what is judged is the layout once it has settled, within ``settle_ms``.
-    deadline = time.monotonic() + settle_ms / 1000
-    while True:
-        page.evaluate("window.scrollTo(0, 0)")
-        found = page.evaluate(OFF_SCREEN)
-        settled = found["hand"] > 0 and not found["outside"] and not found["wide"]
-        if settled or time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(100)
+    # The hand lays itself out again for the new width, sooner or later on a busy machine:
+    # what is judged is the layout the page reaches, not the one it shows at some moment.
+    settle(page)
+    with suppress(PlaywrightTimeoutError):  # it never fitted: the asserts say what is wrong
+        page.wait_for_function(FITS, timeout=timeout_ms)
+    page.evaluate("window.scrollTo(0, 0)")
+    found = page.evaluate(OFF_SCREEN)
     where = f"{size['width']} x {size['height']}"
     assert found["hand"] > 0, f"no hand shown at {where}"
     assert not found["outside"], f"off screen at {where}: {found['outside']}"
@@ -90,21 +99,19 @@ def assert_fits(page: Page, size: dict[str, int], settle_ms: float = 5_000) -> N
 def play_to_the_end(page: Page, timeout: float = 240) -> None:
     """Play whatever is offered; on Royal Wife-Swap's arrangement board, pass."""
     deadline = time.monotonic() + timeout
-    while not is_over(page):
-        assert time.monotonic() < deadline, f"the match did not finish in {timeout} s"
-        idle = page.locator(".pending").count() or not page.locator(".table.my-turn").count()
-        board_pass = page.locator('.arrange-board [data-key="act:pass"]')
-        if not idle and board_pass.count():
-            before = version(page)
+    while (mover := next_mover([page], deadline)) is not None:
+        board_pass = mover.locator('.arrange-board [data-key="act:pass"]')
+        if board_pass.count():
+            before = version(mover)
             board_pass.click()
-            wait_moved(page, before)
-        elif not act_once(page):
-            page.wait_for_timeout(60)
+            wait_moved(mover, before)
+        else:
+            assert act_once(mover), f"its turn, but nothing to click: {table_state(mover)}"
 
 
 def wait_my_turn(page: Page) -> None:
-    expect(page.locator(".table.my-turn")).to_be_visible(timeout=30_000)
-    page.wait_for_timeout(400)  # the frame has settled (pacing, animation)
+    """Wait until the page's settled table offers its person a move."""
+    assert next_mover([page], time.monotonic() + 30) is page, "the match ended first"
 
 
 @pytest.mark.parametrize("game", sorted(MATCHES))
@@ -125,7 +132,7 @@ def test_a_match_on_a_phone_is_accessible_throughout(pages: Any, game: str) -> N
     seats = phone.locator(".seat").count()
     for seat in range(1, seats):
         phone.locator(f'[data-action="bot"][data-seat="{seat}"]').click()
-        expect(phone.locator(f'.seat[data-seat="{seat}"]')).to_contain_text("computer")
+        expect(phone.locator(f'.seat.taken[data-seat="{seat}"]')).to_contain_text("computer")
     phone.locator("#start-btn").click()
     wait_table(phone)
     expect(phone.locator(".plate .badge.computer").first).to_be_visible()

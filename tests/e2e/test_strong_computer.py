@@ -20,7 +20,7 @@ def test_a_person_plays_a_cupid_match_against_a_strong_computer(pages) -> None:
     expect(level.locator("option")).to_have_text(["Easy", "Normal", "Strong"])
     level.select_option("strong")
     ann.locator('[data-action="bot"][data-seat="1"]').click()
-    expect(ann.locator('.seat[data-seat="1"]')).to_contain_text("computer")
+    expect(ann.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     room = api_json(ann, f"/api/rooms/{room_id}")
     assert room["seats"][1]["bot"] == "strong"
     pages.shot(ann, "lobby-with-a-strong-computer")

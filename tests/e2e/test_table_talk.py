@@ -13,13 +13,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.flows import (
-    STATES,
     act_once,
     api_json,
     create_room,
     listen_to_wire,
     pace,
     play_to_end,
+    received_states,
     set_name,
     shown_state,
     version,
@@ -50,7 +50,7 @@ def play_until_the_turn_comes_back(page: Page) -> None:
             arg=[before],
         )
         now = shown_state(page)  # the wire is read up to the state shown
-        states = STATES[page]
+        states = received_states(page)
         between = [states[v] for v in range(before + 1, now["version"]) if v in states]
         if any(now["seat"] not in state["view"]["to_act"] for state in between):
             return
@@ -199,8 +199,13 @@ def test_hostile_talk_is_shown_as_text_and_each_channel_reaches_its_readers(page
     bob.get_by_role("button", name="React: Celebrate").click()
     bubble = ann.locator('.reaction-bubble[data-seat="1"]')
     expect(bubble).to_have_text("🎉")
-    plate = ann.locator('.table .plate[data-seat="1"]').bounding_box()
-    box = bubble.bounding_box()
+    # Both boxes in one step: a redraw between two reads could move the plate.
+    plate, box = ann.evaluate(
+        """() => ['.table .plate[data-seat="1"]', '.reaction-bubble[data-seat="1"]'].map((s) => {
+            const r = document.querySelector(s)?.getBoundingClientRect();
+            return r ? { x: r.x, width: r.width } : null;
+        })"""
+    )
     assert plate is not None and box is not None
     assert plate["x"] <= box["x"] + box["width"] / 2 <= plate["x"] + plate["width"]
     pages.shot(ann, "reaction")
@@ -215,7 +220,7 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
     hal.add_init_script(SIGNAL_RECORDERS)
     room_id = create_room(hal, game="cupid", name="Hal", options={"target": 60})
     hal.locator('[data-action="bot"][data-seat="1"]').click()
-    expect(hal.locator('.seat[data-seat="1"]')).to_contain_text("computer")
+    expect(hal.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     hal.locator("#start-btn").click()
     wait_table(hal)
     alerts = hal.locator("#turn-alerts")
@@ -262,7 +267,7 @@ def test_the_review_shows_what_was_said_beside_the_move(pages) -> None:
     pace(ivy, 0)
     room_id = create_room(ivy, game="cupid", name="Ivy", options={"target": 10})
     ivy.locator('[data-action="bot"][data-seat="1"]').click()
-    expect(ivy.locator('.seat[data-seat="1"]')).to_contain_text("computer")
+    expect(ivy.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     ivy.locator("#start-btn").click()
     wait_table(ivy)
     write(ivy, "<b>Good luck</b>")
