@@ -213,16 +213,16 @@ def create_app(
     *,
     storage: RoomStorage | None = None,
     database: DatabaseThread | None = None,
-    clock: TimeSource | None = None,
+    time_source: TimeSource | None = None,
 ) -> ParlourApp:
     """The app; ``storage`` replaces the rooms' database transactions, ``database`` the
-    people's and the chat's, and ``clock`` is the time source the rooms keep time by
+    people's and the chat's, and ``time_source`` is what the rooms keep time by
     (tests inject them)."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     # People's sessions and the chat run their transactions on the same engine as the rooms.
     database = database or DatabaseThread(make_session_factory(storage.engine))
-    services = build_services(settings, storage, database, clock)
+    services = build_services(settings, storage, database, time_source)
     app = FastAPI(
         title="Parlour",
         summary="Five original card games to play with friends.",

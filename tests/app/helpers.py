@@ -165,7 +165,7 @@ def timed_app(
     settings = make_settings(
         url, tmp_path, **{"rate_per_second": 1000.0, "rate_burst": 1000, **overrides}
     )
-    app = create_app(settings, clock=clock)
+    app = create_app(settings, time_source=clock)
     with TestClient(app) as main:
         yield Timed(app, main, clock)
 
