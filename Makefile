@@ -37,12 +37,16 @@ run: $(BIN)/activate
 run-many: $(BIN)/activate
 	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
-# The suite in parallel: one pytest-xdist worker per CPU (TEST_WORKERS=0: none, in one process), each
-# with its own databases; worksteal lets an idle worker take tests a busy one still holds.
+# The server and rules tests in parallel: one pytest-xdist worker per CPU (TEST_WORKERS=0:
+# none, in one process), each with its own databases; worksteal lets an idle worker take tests
+# a busy one still holds. Then the browser tests one at a time: each drives Chromium, a
+# server and its computer players, which already fill a 2-core machine, and two side by side
+# starve each other's event loops.
 TEST_WORKERS ?= logical
 
 test: lint
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
+	$(BIN)/pytest -m "not e2e" -n $(TEST_WORKERS) --dist worksteal --durations=10
+	$(BIN)/pytest -m e2e --durations=10
 
 # Python: ruff (lint and format) and mypy (strict on app/ and games/); JavaScript: Biome.
 lint: $(BIN)/activate node_modules/.package-lock.json

@@ -286,11 +286,15 @@ def wait_moved(page: Page, before: int) -> bool:
 
 def wait_next_state(page: Page, shown: int, timeout: float = 30_000) -> None:
     """Wait until the wire brings the page a state other than version ``shown``."""
-    page.wait_for_function(
-        "([v]) => window.__lastState !== null && window.__lastState !== v",
-        arg=[shown],
-        timeout=timeout,
-    )
+    try:
+        page.wait_for_function(
+            "([v]) => window.__lastState !== null && window.__lastState !== v",
+            arg=[shown],
+            timeout=timeout,
+        )
+    except Exception as error:
+        state = table_state(page)
+        raise AssertionError(f"no state after version {shown} came: {state}") from error
 
 
 def next_mover(players: list[Page], deadline: float) -> Page | None:

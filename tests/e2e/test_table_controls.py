@@ -38,6 +38,8 @@ def test_rules_drawer_skip_link_and_play_log(pages: Any) -> None:
     pace(ann, 40)
     create_room(ann, game="cupid", name="Ann")
     ann.locator('[data-action="bot"][data-seat="1"]').click()
+    # Start only once the seat list shows the computer seated (it is drawn again meanwhile).
+    expect(ann.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     ann.locator("#start-btn").click()
     wait_table(ann)
 
