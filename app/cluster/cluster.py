@@ -130,10 +130,17 @@ class Cluster:
         return self._upkeep
 
     async def start(self) -> None:
+        """Returns once this process's inbox listens (or after a lease's time without
+        Redis): until then a forwarded verb, or the answer to one, would be lost."""
         self.bus.start({self.channels.inbox(self.process_id), self.channels.sessions})
         self.leases.start()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.upkeep.run())]
+        try:
+            async with asyncio.timeout(self.leases.seconds):
+                await self.bus.connected.wait()
+        except TimeoutError:
+            log.warning("Redis is out of reach; serving, and listening once it answers")
 
     async def close(self) -> None:
         for task in self._tasks:

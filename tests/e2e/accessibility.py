@@ -20,8 +20,12 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 MISSING = "axe-core is not installed: `make test` installs it (npm install, package.json)"
 
 RUN = """async () => {
-  // A change just made is still moving (cards flying, scores pulsing): check the page at rest.
-  const settled = Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+  // A change just made is still moving (cards flying, scores pulsing): check the page at
+  // rest. An endless animation (the pulse of a turn marker) never finishes: not waited for.
+  const ending = document.getAnimations().filter(
+    (a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity),
+  );
+  const settled = Promise.all(ending.map((a) => a.finished.catch(() => null)));
   await Promise.race([settled, new Promise((done) => setTimeout(done, 3000))]);
   const result = await axe.run(document, { resultTypes: ["violations"] });
   return result.violations.map((v) => ({

@@ -222,12 +222,6 @@ def is_over(page: Page) -> bool:
     return page.locator(".table .result").count() > 0
 
 
-def my_turn(page: Page) -> bool:
-    """Whether the page's table, once settled, offers its person a move."""
-    settle(page, still=False)
-    return page.locator(".table.my-turn").count() > 0
-
-
 def act_once(page: Page, *, keyboard: bool = False) -> bool:
     """If it is this page's turn, click the first thing the server offers; True if it did.
 
@@ -236,9 +230,10 @@ def act_once(page: Page, *, keyboard: bool = False) -> bool:
     action button, else a highlighted card. Cards are clicked on their left edge (the part
     an overlapping neighbour never covers), or, with ``keyboard``, focused and played with
     Enter."""
-    if not my_turn(page):
+    turn = turn_of(page)
+    if not turn["mine"]:
         return False
-    before = version(page)
+    before = turn["version"]
     menu = page.locator(".choice-menu .btn.primary")
     if menu.count():
         menu.first.click()
@@ -297,23 +292,48 @@ def wait_next_state(page: Page, shown: int, timeout: float = 30_000) -> None:
         raise AssertionError(f"no state after version {shown} came: {state}") from error
 
 
+# What next_mover decides on, read from a settled page in one step (a page read in
+# several steps may move on between them: a turn seen missing at one version and the
+# version read after it would belong to different states).
+TURN = """() => {
+  const table = document.querySelector('.table');
+  if (!table || document.querySelector('.pending')) return false;
+  if (table.dataset.version !== String(window.__lastState)) return false;
+  return {
+    version: Number(table.dataset.version),
+    over: document.querySelector('.table .result') !== null,
+    mine: table.classList.contains('my-turn'),
+  };
+}"""
+
+
+def turn_of(page: Page, timeout: float = 20_000) -> dict[str, Any]:
+    """Once the page is settled: the version it shows, whether the match is over on it and
+    whether it offers its person a move, all read at that one version."""
+    try:
+        found = page.wait_for_function(TURN, timeout=timeout)
+    except Exception as error:
+        raise AssertionError(f"the table never settled: {table_state(page)}") from error
+    return dict(found.json_value())
+
+
 def next_mover(players: list[Page], deadline: float) -> Page | None:
     """The page whose turn it is, once every page shows the last state it was sent; None
     once the match is over on every page. While none of them may move (a computer's turn,
     or a clock's), wait for the wire to bring the next state."""
     while True:
-        for page in players:
-            settle(page, still=False)
-        if all(is_over(page) for page in players):
+        turns = [turn_of(page) for page in players]
+        if all(turn["over"] for turn in turns):
             return None
-        for page in players:
-            if page.locator(".table.my-turn").count():
+        for page, turn in zip(players, turns, strict=True):
+            if turn["mine"]:
                 return page
         remaining = (deadline - time.monotonic()) * 1000
         assert remaining > 0, f"no move came in time: {[table_state(p) for p in players]}"
-        shown = [version(page) for page in players]
-        newest = max(shown)
-        behind = [page for page, seen in zip(players, shown, strict=True) if seen < newest]
+        newest = max(turn["version"] for turn in turns)
+        shown = zip(players, turns, strict=True)
+        behind = [page for page, turn in shown if turn["version"] < newest]
+        # Each wait is on the wire, so a state that came after the reading above ends it at once.
         if behind:
             # The others were sent a newer state already: this one is on its way.
             behind[0].wait_for_function(

@@ -6,8 +6,15 @@
 // piles) pulse or spin when they change. Nothing here changes what is shown.
 
 import { h } from "../lib/dom.js";
+import { DEFAULT_FRAME_MS, MIN_FRAME_MS } from "./frames.js";
 
-const MOVE_MS = 340;
+// A pace set faster than the default ("parlour-pace", frames.js) shortens every animation in
+// proportion: at that pace the next frame replaces this one sooner, and a move still
+// gliding into place then would only hold up whoever wants to click what it shows.
+const SPEED = Math.min(1, MIN_FRAME_MS / DEFAULT_FRAME_MS);
+const lasting = (ms) => Math.round(ms * SPEED);
+
+const MOVE_MS = lasting(340);
 // Cards drawn small in a side panel or an open hand keep still, and so do the cards of a
 // finished deal's summary (the same codes may be in play again).
 const STILL = ".last-trick, .open-hand, [data-past-deal]";
@@ -97,7 +104,7 @@ function pulseScores(root, before) {
       h("span.score-float", { "aria-hidden": "true" }, `${delta > 0 ? "+" : ""}${delta}`),
     );
     el.animate([{ transform: "scale(1.5)" }, { transform: "none" }], {
-      duration: 700,
+      duration: lasting(700),
       easing: "ease-out",
     });
   }
@@ -111,7 +118,7 @@ function pulseWatched(root, before) {
     const frames = el.dataset.spin
       ? [{ transform: "rotate(-180deg) scale(1.3)" }, { transform: "none" }]
       : [{ transform: "scale(1.35)", filter: "brightness(1.4)" }, { transform: "none" }];
-    el.animate(frames, { duration: 520, easing: "cubic-bezier(.2,.75,.25,1)" });
+    el.animate(frames, { duration: lasting(520), easing: "cubic-bezier(.2,.75,.25,1)" });
   }
 }
 
@@ -126,7 +133,7 @@ export function animateChanges(root, before, ctx, previous) {
   pulseWatched(root, before);
   if (previous && previous.view?.to_act?.join() !== ctx.view.to_act?.join()) {
     for (const el of root.querySelectorAll(".turn-banner, .plate.to-act")) {
-      el.animate([{ opacity: 0.4 }, { opacity: 1 }], { duration: 260 });
+      el.animate([{ opacity: 0.4 }, { opacity: 1 }], { duration: lasting(260) });
     }
   }
 }

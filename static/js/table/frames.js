@@ -4,7 +4,7 @@
 // are skipped (each frame is a whole view, so nothing is lost but the sight of a move).
 // localStorage "parlour-pace" (milliseconds) changes the pace, for tests and the impatient.
 
-const DEFAULT_FRAME_MS = 320;
+export const DEFAULT_FRAME_MS = 320;
 const MAX_WAITING = 3;
 
 function storedPace() {
