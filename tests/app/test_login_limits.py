@@ -5,7 +5,7 @@ account, and per account from every address (a higher ceiling over a longer wind
 stops a guesser spread over many addresses). A guesser at one address is stopped there,
 while the owner's right password from another address still works; a refused attempt
 counts against nothing, and a right password is given back. The counters behave the same
-in one process's memory and in Redis, shared by several.
+in one process's memory and in Redis, shared by several server processes.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -27,6 +28,7 @@ from app.refusal import Refusal
 from tests.app.helpers import PASSWORD, make_app
 from tests.app.redis_server import RedisServer
 from tests.app.test_api import error_of
+from tests.conftest import LiveServer
 
 Visitor = Callable[[str], TestClient]
 
@@ -193,3 +195,27 @@ def test_login_counters_lock_an_address_out_not_the_owner(
         await limiter.login("fay", OWNER)
 
     run_with_quotas(scenario)
+
+
+def test_servers_sharing_redis_share_the_login_counters(
+    live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
+) -> None:
+    # The test's clients play a trusted proxy, each request naming the visitor behind it.
+    env = {
+        "REDIS_URL": redis_server.url,
+        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
+        "TRUSTED_PROXIES": "127.0.0.1",
+        "LOGIN_ATTEMPTS_PER_ACCOUNT_ADDRESS": "2",
+    }
+    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    thief, owner = {"X-Forwarded-For": THIEF}, {"X-Forwarded-For": OWNER}
+    right = {"username": "Eve", "password": PASSWORD}
+    wrong = {"username": "Eve", "password": "guessing"}
+    with httpx.Client(base_url=one.url) as first, httpx.Client(base_url=two.url) as second:
+        assert first.post("/api/session", json={"name": "Guest"}).status_code == 200
+        assert first.post("/api/accounts", json=right).status_code == 201
+        error_of(first.post("/api/login", json=wrong, headers=thief), 401, "bad_login")
+        error_of(second.post("/api/login", json=wrong, headers=thief), 401, "bad_login")
+        for server in (first, second):
+            error_of(server.post("/api/login", json=right, headers=thief), 429, "too_many_attempts")
+        assert second.post("/api/login", json=right, headers=owner).status_code == 200
