@@ -130,7 +130,7 @@ def test_the_server_will_not_start_on_uvicorns_proxy_setting(
 ) -> None:
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")
     with pytest.raises(SystemExit, match="TRUSTED_PROXIES"):
-        serve(["--no-migrate"])
+        serve(["--no-migrate", "--port", "1"])  # were it to start, it could not listen
 
 
 def test_the_compose_deployment_trusts_only_its_nginx_which_sets_the_address() -> None:
