@@ -22,5 +22,5 @@ USER parlour
 VOLUME ["/data"]
 EXPOSE 8000
 
-# Migrates, then serves (app/serve.py); behind a proxy, FORWARDED_ALLOW_IPS names it.
+# Migrates, then serves (app/serve.py); behind a reverse proxy, TRUSTED_PROXIES names it.
 CMD ["python", "-m", "app.serve", "--host", "0.0.0.0", "--port", "8000"]

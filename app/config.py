@@ -10,17 +10,42 @@ since user ids are public), and the cookie is sent over HTTPS only unless
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Self
 
-from pydantic import ValidationError, model_validator
+from pydantic import ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The shortest SECRET_KEY production accepts, and keys that examples and old defaults used.
 MIN_SECRET_KEY_LENGTH = 32
 KNOWN_SECRET_KEYS = frozenset({"change-me-in-production", "changeme", "secret", "dev"})
+
+
+def proxy_addresses(value: str) -> list[str]:
+    """TRUSTED_PROXIES as a list of addresses and networks in their usual spelling; a
+    ValueError saying what is wrong with an entry that is neither (``*`` above all, which
+    would let every caller name its own address)."""
+    proxies = []
+    for entry in (part.strip() for part in value.split(",")):
+        if not entry:
+            continue
+        if entry == "*":
+            raise ValueError(
+                "TRUSTED_PROXIES may not be '*' (anyone could choose their own address): "
+                "name the reverse proxies' addresses"
+            )
+        try:
+            proxy = ipaddress.ip_network(entry, strict=False) if "/" in entry else None
+            proxies.append(str(proxy or ipaddress.ip_address(entry)))
+        except ValueError:
+            raise ValueError(
+                f"TRUSTED_PROXIES: {entry!r} is neither an IP address nor a network "
+                "(e.g. 172.30.84.10 or 10.0.0.0/8)"
+            ) from None
+    return proxies
 
 
 class Settings(BaseSettings):
@@ -64,10 +89,15 @@ class Settings(BaseSettings):
     # word.
     session_cache_seconds: float = 5.0
 
-    # Login attempts allowed per account and per address in each window (app/limits/quotas.py).
-    login_attempts_per_account: int = 10
+    # Failed logins allowed (app/limits/quotas.py): to one account from one address, and
+    # from one address to any, in each login window; to one account from every address, in
+    # each (longer) account window — high enough that a guesser at one address cannot lock
+    # the owner out, low enough to stop one spread over many.
+    login_attempts_per_account_address: int = 10
     login_attempts_per_address: int = 50
     login_window_seconds: float = 900.0
+    login_attempts_per_account: int = 100
+    login_account_window_seconds: float = 3600.0
     # Tables a person, and an address, may open in an hour; rooms an address may look up
     # by short code in a minute (app/limits/quotas.py).
     rooms_per_hour_per_person: int = 30
@@ -76,6 +106,11 @@ class Settings(BaseSettings):
     # Open sockets a person, and an address, may hold at once (per server process).
     sockets_per_person: int = 16
     sockets_per_address: int = 64
+    # The reverse proxies whose X-Forwarded-For is believed (comma-separated addresses or
+    # networks). Every per-address limit counts the caller's address: the right-most
+    # X-Forwarded-For hop not sent by one of these, or the connection's own address. None
+    # by default: a header anyone can send must not choose the address.
+    trusted_proxies: str = ""
 
     # Seconds a computer player waits before acting, so people can follow the play.
     bot_delay: float = 0.6
@@ -98,6 +133,14 @@ class Settings(BaseSettings):
     lease_seconds: float = 3.0
     # Prefix of every Redis key and channel, so that deployments can share a Redis.
     redis_prefix: str = "parlour"
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_addresses(cls, value: str) -> str:
+        return ",".join(proxy_addresses(value))
+
+    def trusted_proxy_list(self) -> list[str]:
+        return [proxy for proxy in self.trusted_proxies.split(",") if proxy]
 
     @model_validator(mode="after")
     def _production_is_safe(self) -> Self:

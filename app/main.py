@@ -1,6 +1,8 @@
 """The application factory: ``create_app()`` wires settings, database, rooms and routes.
 
-Run it with ``uvicorn app.main:create_app --factory`` (`make run` does, after migrating).
+Run it with ``python -m app.serve`` (`make run` does, after migrating), or with
+``uvicorn app.main:create_app --factory --no-proxy-headers``: the app reads
+``X-Forwarded-For`` itself, from the proxies TRUSTED_PROXIES names (app/http/forwarded.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from app.config import Settings, get_settings
 from app.connections.hub import Hub
 from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
+from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
 from app.people.cookie import CookieSigner
@@ -52,7 +55,8 @@ WS_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
 
 
 class ParlourApp:
-    """The ASGI app: the play socket first, then FastAPI for everything else.
+    """The ASGI app: the play socket first, then FastAPI for everything else — each seeing
+    the caller's address as the trusted proxies report it (app/http/forwarded.py).
 
     A WebSocket to /ws/rooms/{id} is served before FastAPI's middleware and router: those
     layers hold memory for as long as a connection lives (about a third of an idle
@@ -65,11 +69,16 @@ class ParlourApp:
         self.guarded = HttpGuards(
             app, allowed_origins=app.state.allowed_origins, max_body=settings.max_body_bytes
         )
+        # Before anything reads the caller's address, sockets included.
+        self.entry = behind_proxies(self.dispatch, settings.trusted_proxy_list())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.entry(scope, receive, send)
+
+    async def dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             match = WS_PATH.fullmatch(scope["path"])
             if match is not None:

@@ -26,12 +26,19 @@ from app.db import upgrade_to_head
 from app.http.protocol import with_header_timeout
 
 # Small frames only, and no per-message deflate: it costs 25-40 % of the server's CPU on
-# Parlour's small JSON messages (docs/architecture.md, "Measured").
+# Parlour's small JSON messages (docs/architecture.md, "Measured"). No proxy headers: the
+# app believes X-Forwarded-For from the proxies TRUSTED_PROXIES names, and from no one
+# else (app/http/forwarded.py); uvicorn's own reading would trust any local caller.
 SERVER_OPTIONS: dict[str, object] = {
     "factory": True,
     "ws_max_size": 65_536,
     "ws_per_message_deflate": False,
+    "proxy_headers": False,
 }
+
+# uvicorn's setting for the proxies it believes, no longer read: a server that still has
+# it would count every visitor as its proxy's address.
+UVICORN_PROXIES = "FORWARDED_ALLOW_IPS"
 
 
 def serve_one(host: str, port: int) -> None:
@@ -81,6 +88,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--no-migrate", action="store_true", help="the database is migrated")
     args = parser.parse_args(argv)
+    if UVICORN_PROXIES in os.environ:
+        raise SystemExit(
+            f"Parlour will not start: {UVICORN_PROXIES} is not read; name the reverse "
+            "proxies whose X-Forwarded-For is believed in TRUSTED_PROXIES instead."
+        )
     settings = settings_or_exit()
     if args.processes > 1 and not settings.redis_url:
         raise SystemExit("Several processes share the rooms through Redis: set REDIS_URL.")

@@ -43,8 +43,8 @@ async def get_limiter(request: Request) -> Limiter:
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The caller's address, of a request or a socket (the proxy's word for it when uvicorn
-    trusts the proxy)."""
+    """The caller's address, of a request or a socket: a trusted proxy's word for it, or the
+    connection's own (app/http/forwarded.py)."""
     return connection.client.host if connection.client else "unknown"
 
 

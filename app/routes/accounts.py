@@ -1,10 +1,11 @@
 """Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
 in, log out, and log out everywhere.
 
-Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; login attempts
-are limited per account and per address (app/limits/quotas.py) before any password is
-checked. Signing up and logging in replace the caller's session with a new one, so a
-session id seen before never names an account.
+Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; failed logins
+are limited per account and address, per address and per account (app/limits/quotas.py):
+an attempt is counted before its password is checked, and given back if it was right.
+Signing up and logging in replace the caller's session with a new one, so a session id seen
+before never names an account.
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ async def log_in(
     settings: AppSettings,
 ) -> dict[str, Any]:
     """Sign this browser in to an account (its guest session, if any, ends)."""
-    key = name_key(body.username.strip())
-    await limits.login(key, client_address(request))
+    key, address = name_key(body.username.strip()), client_address(request)
+    await limits.login(key, address)
     account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
     # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
@@ -137,6 +138,8 @@ async def log_in(
     ok, new_hash = await asyncio.to_thread(verify, password, stored)
     if not ok or account is None:
         raise Refusal("bad_login", "Wrong username or password.", 401)
+    # Only failures count: the owner logging in often is no reason to slow them down.
+    await limits.logged_in(key, address)
     old = user.session_id if user is not None else None
     signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
     if user is not None:

@@ -1,17 +1,15 @@
 """Accounts: a guest becomes an account and keeps every match; logging in elsewhere shows
 them; logging out (here, or everywhere) ends sessions at once; usernames and table names
-that look alike are refused; login attempts are limited.
+that look alike are refused (the limits on failed logins: test_login_limits.py).
 
 Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi.testclient import TestClient
 
-from tests.app.helpers import PASSWORD, NewClient, account, make_app, running
+from tests.app.helpers import PASSWORD, NewClient, account
 from tests.app.test_api import error_of, play_out_seat0
 
 CYRILLIC_ANN = "\u0410nn"  # "Ann" with a Cyrillic capital A
@@ -146,27 +144,3 @@ def test_account_refusals_have_their_codes(new_client: NewClient) -> None:
     )
     error_of(stranger.post("/api/login", json={"username": "Dan"}), 422, "bad_request")
     error_of(stranger.get("/api/players/Nobody"), 404, "player_not_found")
-
-
-def test_login_attempts_are_limited_per_account_and_per_address(
-    sqlite_url: str, tmp_path: Path
-) -> None:
-    app = make_app(sqlite_url, tmp_path, login_attempts_per_account=3, login_attempts_per_address=5)
-    with running(app) as new_client:
-        account(new_client, "Eve")
-        account(new_client, "Fay")
-        thief = new_client(None)
-        for _ in range(3):
-            wrong = thief.post("/api/login", json={"username": "Eve", "password": "guessing"})
-            error_of(wrong, 401, "bad_login")
-        # Eve's account is locked for this window, even with the right password...
-        right = thief.post("/api/login", json={"username": "EVE", "password": PASSWORD})
-        message = error_of(right, 429, "too_many_attempts")
-        assert "try again in" in message
-        # ...while Fay may still log in from here, until the address's limit is reached.
-        assert thief.post("/api/login", json={"username": "Fay", "password": PASSWORD}).is_success
-        error_of(
-            thief.post("/api/login", json={"username": "Fay", "password": PASSWORD}),
-            429,
-            "too_many_attempts",
-        )

@@ -9,15 +9,15 @@ import asyncio
 import pytest
 
 from app.cluster.redis_clients import CONNECTIONS, event_loop_client
-from app.limits.quotas import Quota, RedisQuotas
+from app.limits.quotas import Over, Quota, RedisQuotas
 from app.refusal import Refusal
 from tests.app.redis_server import RedisServer
 
-PER_ADDRESS = Quota("tables_per_address", limit=10_000, seconds=60)
+PER_ADDRESS = Quota("tables_per_address", 10_000, 60, "too_many_rooms", "Too many new tables")
 
 
 def test_a_burst_larger_than_the_pool_waits_for_connections(redis_server: RedisServer) -> None:
-    async def scenario() -> list[float | None]:
+    async def scenario() -> list[Over | None]:
         redis = event_loop_client(redis_server.url)
         quotas = RedisQuotas(redis, "burst")
         try:

@@ -14,7 +14,7 @@ import httpx
 from sqlalchemy import update
 
 from app.db import make_engine, make_session_factory
-from app.limits.quotas import Quota, RedisQuotas
+from app.limits.quotas import Over, Quota, RedisQuotas
 from app.models import User
 from app.people.cookie import CookieSigner
 from app.people.sessions import Authenticator, new_guest
@@ -63,13 +63,14 @@ def test_a_cached_identity_lasts_its_seconds_or_until_its_user_changes(sqlite_ur
 def test_login_attempts_counted_in_redis_are_shared(redis_server: RedisServer) -> None:
     from redis.asyncio import Redis
 
-    per_account, per_address = Quota("login-account", 2, 60), Quota("login-address", 100, 60)
+    per_account = Quota("login-account", 2, 60, "too_many_account_attempts", "Too many")
+    per_address = Quota("login-address", 100, 60, "too_many_address_attempts", "Too many")
     prefix = f"test{secrets.token_hex(3)}"
 
-    def login(quotas: RedisQuotas, account: str, address: str) -> Awaitable[float | None]:
+    def login(quotas: RedisQuotas, account: str, address: str) -> Awaitable[Over | None]:
         return quotas.use((per_account, account), (per_address, address))
 
-    async def attempts() -> list[float | None]:
+    async def attempts() -> list[Over | None]:
         first, second = Redis.from_url(redis_server.url), Redis.from_url(redis_server.url)
         here, there = RedisQuotas(first, prefix), RedisQuotas(second, prefix)
         try:
@@ -85,7 +86,7 @@ def test_login_attempts_counted_in_redis_are_shared(redis_server: RedisServer) -
 
     allowed, allowed_too, refused, other = asyncio.run(attempts())
     assert allowed is None and allowed_too is None and other is None
-    assert refused is not None and 0 < refused <= 60
+    assert refused is not None and refused.quota == per_account and 0 < refused.seconds <= 60
 
 
 def test_logout_everywhere_reaches_every_process(
