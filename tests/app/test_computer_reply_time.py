@@ -52,6 +52,19 @@ class RecordingReferee:
         room.status = "finished"  # nothing more for the computer to do
 
 
+class RecordingThinkers(Thinkers):
+    """The real worker pool, noting how long each search was given."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.given: list[float] = []
+
+    async def move(self, *work: Any) -> dict[str, Any]:
+        # (game, state, seat, seed, kind, seconds the search may take)
+        self.given.append(work[5] if len(work) > 5 else None)
+        return await super().move(*work)
+
+
 def _turns(name: str) -> tuple[Any, Any]:
     """A state of ``name`` whose one awaited seat has a single legal action, and one whose
     awaited seat has a choice."""
@@ -124,10 +137,12 @@ async def _reply_time(
 def test_a_forced_move_goes_out_when_a_searched_one_does(kind: str, game: str) -> None:
     forced, chosen = _turns(game)
 
+    thinkers = RecordingThinkers()
+
     async def scenario() -> list[tuple[float, dict[str, Any]]]:
         clock = WatchedClock()
         referee = RecordingReferee(clock)
-        driver = BotDriver(referee, clock, delay=DELAY, thinkers=Thinkers(1))  # type: ignore[arg-type]
+        driver = BotDriver(referee, clock, delay=DELAY, thinkers=thinkers)  # type: ignore[arg-type]
         try:
             return [
                 await _reply_time(driver, clock, referee, _room(game, state, kind))
@@ -144,6 +159,8 @@ def test_a_forced_move_goes_out_when_a_searched_one_does(kind: str, game: str) -
     # Both waited out the pause and the whole of the search's time (the clock's float
     # arithmetic aside).
     assert forced_after >= DELAY + THINKING_SECONDS[kind] - 1e-6
+    # Both searches, forced or not, were given the level's whole time after the pause.
+    assert thinkers.given == [pytest.approx(THINKING_SECONDS[kind])] * 2
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "random"])
