@@ -1,11 +1,16 @@
 """The computer-player driver: plays every computer seat's turns, whatever goes wrong.
 
 It listens for room changes like the hub does. When a computer player is awaited it
-starts one task for that room, which waits ``delay`` on the rooms' clock (so people can
-follow the play), asks games.bots for a move and plays it through the referee like any
-player, as ``{"bot": kind}``. The quick kinds (heuristic, random) move on the event loop;
-the searching ones (normal, strong) think in a worker process (app/rooms/thinking.py), so
+starts one task for that room, which asks games.bots for a move and plays it through the
+referee like any player, as ``{"bot": kind}``. The quick kinds (heuristic, random) decide
+at once, on the event loop; the searching ones (normal, strong) first wait ``delay`` (so
+people can follow the play) and then think in a worker process (app/rooms/thinking.py), so
 that no room waits for another's computer; should the workers fail, the heuristic moves.
+
+Every move goes out a fixed time after the turn began, on the rooms' clock: ``delay``, and
+for a searching kind its thinking time and reply margin (``thinking.think_time``). A move
+ready sooner — one legal action, a search its simulations ended early — waits out the rest,
+so that how long a computer takes never tells the table whether it had a choice.
 A person acting first, or taking their seat back from the computer meanwhile, is no
 failure: the referee refuses the move and the task looks again.
 Anything else its move raises — above all a database that does not answer — is logged
@@ -22,7 +27,7 @@ from typing import Any
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
-from app.rooms.thinking import Thinkers
+from app.rooms.thinking import THINKING_SECONDS, Thinkers, think_time
 from app.rooms.time_source import TimeSource
 from games.bots import SEARCHING, choose
 
@@ -81,49 +86,56 @@ class BotDriver:
         self.thinkers.shutdown()
 
     @staticmethod
-    def _bot_awaited(room: LiveRoom) -> bool:
+    def _awaited_computer(room: LiveRoom) -> int | None:
+        """The first awaited seat a computer holds, if any (and this process referees)."""
         if room.status != "playing" or room.state is None or not room.owned:
-            return False
+            return None
         bots = room.bot_seats()
-        return any(seat in bots for seat in room.rules.to_act(room.state))
+        return next((seat for seat in room.rules.to_act(room.state) if seat in bots), None)
+
+    def _bot_awaited(self, room: LiveRoom) -> bool:
+        return self._awaited_computer(room) is not None
 
     async def _drive(self, room: LiveRoom) -> None:
-        """Play computer turns until a person is awaited or the match ends."""
+        """Play computer turns, one at a time, until a person is awaited or the match ends."""
         failures = 0
-        while self._bot_awaited(room):
+        while (seat := self._awaited_computer(room)) is not None:
+            # The state giving the computer its turn is in (or its last try failed): its
+            # move goes out a fixed time from now.
+            began = self.time_source.now()
             pause = self.delay if failures == 0 else self._retry_pause(failures)
-            await self.time_source.sleep(pause)
-            for seat in room.rules.to_act(room.state) if room.status == "playing" else []:
-                try:
-                    await self._move(room, seat)
-                except Refusal as error:  # a person acted first, or the seat changed hands
-                    log.debug("computer in room %s seat %s: %s", room.id, seat, error.message)
-                except Exception as error:
-                    failures += 1
-                    if failures == 1:
-                        log.warning(
-                            "computer in room %s seat %s could not move (%s: %s); retrying",
-                            room.id,
-                            seat,
-                            type(error).__name__,
-                            error,
-                        )
-                    break
-                else:
-                    if failures:
-                        log.warning(
-                            "computer in room %s seat %s moved after %d failed tries",
-                            room.id,
-                            seat,
-                            failures,
-                        )
-                        failures = 0
+            try:
+                await self._move(room, seat, began, pause)
+            except Refusal as error:  # a person acted first, or the seat changed hands
+                log.debug("computer in room %s seat %s: %s", room.id, seat, error.message)
+            except Exception as error:
+                failures += 1
+                if failures == 1:
+                    log.warning(
+                        "computer in room %s seat %s could not move (%s: %s); retrying",
+                        room.id,
+                        seat,
+                        type(error).__name__,
+                        error,
+                    )
+            else:
+                if failures:
+                    log.warning(
+                        "computer in room %s seat %s moved after %d failed tries",
+                        room.id,
+                        seat,
+                        failures,
+                    )
+                    failures = 0
 
-    async def _thought_out(self, room: LiveRoom, seat: int, kind: str) -> dict[str, Any]:
-        """A searching computer's move, from a worker process (the heuristic's if that fails)."""
+    async def _thought_out(
+        self, room: LiveRoom, seat: int, kind: str, seconds: float
+    ) -> dict[str, Any]:
+        """A searching computer's move, from a worker process, the search cut ``seconds``
+        from now (the heuristic's move if the workers fail)."""
         state, seed = room.state, f"{room.seed}:{room.version}:{seat}"
         try:
-            return await self.thinkers.move(room.rules.name, state, seat, seed, kind)
+            return await self.thinkers.move(room.rules.name, state, seat, seed, kind, seconds)
         except Exception:
             log.exception("computer player could not think in room %s seat %s", room.id, seat)
             return computer_move(room, seat, "heuristic")
@@ -131,16 +143,33 @@ class BotDriver:
     def _retry_pause(self, failures: int) -> float:
         return float(min(self.first_retry_pause * 2 ** (failures - 1), self.max_retry_pause))
 
-    async def _move(self, room: LiveRoom, seat: int) -> None:
-        """One computer move for ``seat``, if it is still a computer's and still awaited."""
+    def _still_awaited(self, room: LiveRoom, seat: int) -> str | None:
+        """The kind of computer holding ``seat``, if one does and it is awaited."""
         holder = room.seats[seat]
-        if holder is None or holder.bot is None or seat not in room.rules.to_act(room.state):
+        if holder is None or holder.bot is None or room.status != "playing":
+            return None
+        return holder.bot if seat in room.rules.to_act(room.state) else None
+
+    async def _move(self, room: LiveRoom, seat: int, began: float, pause: float) -> None:
+        """One computer move for ``seat``, sent ``think_time`` after ``began`` (if the seat
+        is still a computer's and still awaited by then)."""
+        kind = self._still_awaited(room, seat)
+        if kind is None:
             return
-        version = room.version
-        if holder.bot in SEARCHING:
-            action = await self._thought_out(room, seat, holder.bot)
+        if kind in SEARCHING:
+            await self.time_source.sleep(pause)
+            if self._still_awaited(room, seat) != kind:
+                return
+            version = room.version
+            cut = began + pause + THINKING_SECONDS[kind]
+            seconds = max(0.0, cut - self.time_source.now())
+            action = await self._thought_out(room, seat, kind, seconds)
         else:
-            action = computer_move(room, seat, holder.bot)
-        await self.referee.act(
-            room, version=version, action=action, by={"bot": holder.bot}, seat=seat
+            # Deciding at once hides the (small) time deciding takes within the pause.
+            version = room.version
+            action = computer_move(room, seat, kind)
+        # Ready sooner (one legal action, a search that ended early): wait out the rest.
+        await self.time_source.sleep(
+            max(0.0, began + think_time(kind, pause) - self.time_source.now())
         )
+        await self.referee.act(room, version=version, action=action, by={"bot": kind}, seat=seat)

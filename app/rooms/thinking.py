@@ -6,6 +6,12 @@ interpreter. So ``Thinkers`` sends each search to a process pool sized from the 
 worker per core this process may use, unless told otherwise), started on first use and shut
 down with the app. The wall time a level may think is decided here, where there is a clock,
 and handed to the search as ``out_of_time``.
+
+How long a computer takes must not tell the table what it holds: a search with one legal
+action returns at once, one with a real choice thinks its whole time. So every move of a
+kind comes the same fixed ``think_time`` after its turn began (app/rooms/bot_driver.py
+waits out the rest), and the search is cut ``REPLY_MARGIN`` before that, so that its answer
+is back from the worker in time.
 """
 
 from __future__ import annotations
@@ -23,6 +29,17 @@ from games.bots import choose
 
 # Seconds each searching level may think per move (its simulation budget may end it sooner).
 THINKING_SECONDS = {"normal": 0.2, "strong": 0.85}
+# Seconds between a search's cut and its move going out: the answer's way back from the
+# worker (and the last simulation, begun before the cut), which must not show in the time.
+REPLY_MARGIN = 0.1
+
+
+def think_time(kind: str, delay: float) -> float:
+    """Seconds from a computer's turn beginning to its move, whatever it holds: the pause
+    (``delay``), then for a searching kind its thinking time and the reply margin."""
+    if kind not in THINKING_SECONDS:
+        return delay
+    return delay + THINKING_SECONDS[kind] + REPLY_MARGIN
 
 
 def machine_workers() -> int:
@@ -33,11 +50,14 @@ def machine_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def think(game: str, state: Any, seat: int, seed: str, kind: str) -> dict[str, Any]:
-    """The move a computer player of ``kind`` makes (run in a worker process)."""
-    deadline = time.monotonic() + THINKING_SECONDS.get(kind, 0.0)
+def think(
+    game: str, state: Any, seat: int, seed: str, kind: str, deadline: float
+) -> dict[str, Any]:
+    """The move a computer player of ``kind`` makes (run in a worker process), its search
+    cut at ``deadline`` (wall time, which every process of the machine shares: the time the
+    search waited for a free worker counts too)."""
     return choose(
-        games.get(game), state, seat, seed, kind, out_of_time=lambda: time.monotonic() >= deadline
+        games.get(game), state, seat, seed, kind, out_of_time=lambda: time.time() >= deadline
     )
 
 
@@ -63,10 +83,15 @@ class Thinkers:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
             return self._pool.submit(think, *work)
 
-    async def move(self, game: str, state: Any, seat: int, seed: str, kind: str) -> dict[str, Any]:
-        """The move, thought out in a worker process while the event loop goes on."""
+    async def move(
+        self, game: str, state: Any, seat: int, seed: str, kind: str, seconds: float
+    ) -> dict[str, Any]:
+        """The move, thought out in a worker process while the event loop goes on, the
+        search cut ``seconds`` from now."""
+        deadline = time.time() + seconds
+        work = (game, state, seat, seed, kind, deadline)
         loop = asyncio.get_running_loop()
-        future = await loop.run_in_executor(None, self._submit, game, state, seat, seed, kind)
+        future = await loop.run_in_executor(None, self._submit, *work)
         return await asyncio.wrap_future(future)
 
     def shutdown(self) -> None:

@@ -1,4 +1,4 @@
-"""Coins for the searching computer player: the other two hands are unseen (the whole pack
+"""Coins for the computer players: the other two hands are unseen (the whole pack
 is dealt); collected tricks were played face up, so they stay as they are. Nobody must
 follow suit, so play reveals no missing suit."""
 

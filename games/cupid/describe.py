@@ -32,8 +32,11 @@ def describe(before: CupidState, seat: int, action: Action, after: CupidState) -
     took = f"{seat_name(winner)} took the trick ({points(worth)})"
     clauses = [played, took]
     winning = card if winner == seat else lead_card
-    if winning == JACK:
-        clauses.append(f"won with the Monster, so {seat_name(1 - winner)} leads")
+    # The Monster hands the next lead to the trick's loser; a trick that ends the round or
+    # the match has no next trick in this round to lead (the round's end says who leads).
+    next_trick = after.phase != "over" and after.round == before.round
+    if winning == JACK and next_trick:
+        clauses.append(f"won with the Monster, so {seat_name(after.next_leader)} leads")
     if before.tricks_played + 1 == TRICKS_PER_ROUND and not (
         after.phase == "over" and after.prize_points < 0
     ):

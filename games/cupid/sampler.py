@@ -1,4 +1,4 @@
-"""Cupid for the searching computer player: the opponent's hand, the stock and the prize
+"""Cupid for the computer players: the opponent's hand, the stock and the prize
 trick are unseen; collected tricks were played face up, so they stay as they are."""
 
 from __future__ import annotations

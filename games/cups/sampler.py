@@ -1,4 +1,4 @@
-"""Cups for the searching computer player: the other hands, the stack and the discarded
+"""Cups for the computer players: the other hands, the stack and the discarded
 stacks are unseen. Every graveyard batch was laid face up before it was covered, so the
 graveyards stay as they are; so do the dump, the side pile and the cards out of the game.
 Gifts already chosen in a gift step are unseen too: each such giver gives a card of the

@@ -5,7 +5,7 @@ Each game folder's ``__init__`` exports ``GAME``, a :class:`Game` made of
 - ``rules``: the rules engine (the ``Rules`` contract, games.kit.base);
 - ``describe``: the public account of each move (``describe(before, seat, action,
   after)``), the words the table's log, the review and the transcript all use;
-- ``sampler``: what the searching computer player needs of the game (games.bots.search);
+- ``sampler``: what the computer players may guess of the unseen cards (games.bots);
 - ``presentation``: the facts the pages and the client show;
 - ``short_match``: table options that make a match short (a low target, a single hand or
   round), for benchmarks that play many matches.
@@ -37,7 +37,7 @@ Describer = Callable[[S, int, Action, S], Account]
 
 @dataclass(frozen=True)
 class Sampler(Generic[S]):
-    """The game's knowledge for the searching computer player (games.bots.search).
+    """The game's knowledge for the computer players (games.bots.search, games.bots.simple).
 
     ``sample(state, seat, rng)`` is a whole state that ``seat`` cannot tell from the real
     one: the cards it cannot see dealt again at random into the places they could be,

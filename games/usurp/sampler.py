@@ -1,4 +1,4 @@
-"""Usurp for the searching computer player: the opponent's hand, the stock and the
+"""Usurp for the computer players: the opponent's hand, the stock and the
 opponent's Downcards (given in or awaiting an answer) are unseen. Whether an unseen
 Downcard broke following suit is unseen too: a sampled one is taken to be honest. The face-up
 discard pile and the reveal pile stay as they are."""

@@ -1,4 +1,4 @@
-"""Royal Wife-Swap for the searching computer player: the other hands and the whole stock
+"""Royal Wife-Swap for the computer players: the other hands and the whole stock
 are unseen, and their cards are dealt afresh together. The last completed trick is face up
 for everyone, but that shows only which cards were played: the sampler does not follow them
 under the stock and into the draws, so those of them not in the seat's own hand or its

@@ -51,6 +51,10 @@ class ManualClock:
         self.call_at(self._now + seconds, lambda: done.done() or done.set_result(None))
         await done
 
+    def next_due(self) -> float | None:
+        """When the earliest timer still set is due (None: nothing waits on the clock)."""
+        return min((t.when for t in self._timers if not t.cancelled), default=None)
+
     def advance(self, seconds: float) -> None:
         """Move time on by ``seconds``, running every timer due on the way, in order."""
         target = self._now + seconds

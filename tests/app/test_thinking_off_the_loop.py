@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from app.main import create_app
-from app.rooms.thinking import think
+from app.rooms.thinking import THINKING_SECONDS, think
 from games import cupid
 from tests.app.helpers import make_settings, next_of, running
 
@@ -21,7 +21,7 @@ def _one_strong_search() -> float:
     """Seconds one strong search takes here, on Cupid's first move (as in the rooms)."""
     state = cupid.RULES.new_game(2, "baseline", {"dealer": 1})
     started = time.perf_counter()
-    think("cupid", state, 1, "baseline:0:1", "strong")
+    think("cupid", state, 1, "baseline:0:1", "strong", time.time() + THINKING_SECONDS["strong"])
     return time.perf_counter() - started
 
 

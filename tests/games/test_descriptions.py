@@ -3,8 +3,9 @@
 Every action of random matches is described in a sentence that names no card a watcher
 could not know: only cards public before or after the action, cards the action itself
 turns face up by the rules, and a finished deal's cards its public summary names. Known
-moments are described exactly: the card that ends a deal, who took a trick and why, a
-Challenge's Downcard, a Cups reshuffle only on the turn it happens.
+moments are described exactly: the card that ends a deal, who took a trick and why, who
+leads the next trick (only when there is one), a Challenge's Downcard, a Cups reshuffle only
+on the turn it happens.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 import games
 from games import describe
+from games.cupid.rules import JACK, beats
 from games.kit.cards import card_name
 from tests.games.randomplay import (
     all_games,
@@ -126,6 +128,49 @@ def test_the_card_that_ends_a_cupid_round_is_named_with_the_prize() -> None:
     assert "played the" in account["text"] and "prize trick" in account["text"]
     assert f"Round {before.round} is over" in account["text"]
     assert len(account["trick"]["cards"]) == 2
+
+
+def _cupid_next_leader(before: Any, after: Any) -> int | None:
+    """Who leads the next trick, as the state after a Cupid play shows it (None: nobody,
+    the match is over); a trick still waiting for its second card has none to tell."""
+    if after.phase == "over":
+        return None
+    if after.phase == "draw":
+        return int(after.next_leader)  # the trick's winner draws first, then this seat leads
+    return int(after.turn)
+
+
+def test_a_cupid_account_names_who_leads_only_when_that_seat_leads_next() -> None:
+    rules = games.get("cupid")
+    won_with_the_monster = {"mid_round": 0, "round_end": 0, "match_end": 0}
+    for seed in range(150):
+        played = random_match(rules, 2, seed=seed)
+        for step, (seat, action) in enumerate(played.log):
+            before, after = played.states[step], played.states[step + 1]
+            if action["type"] != "play" or not before.trick:
+                continue  # only the second card of a trick says who leads next
+            text = describe(rules, before, seat, action, after)["text"]
+            named = [int(n) - 1 for n in re.findall(r"Seat (\d) (?:deals and )?leads", text)]
+            leader = _cupid_next_leader(before, after)
+            assert all(n == leader for n in named) if leader is not None else not named, text
+            lead_card = before.trick[0][1]
+            if JACK not in (lead_card, action["card"]):
+                continue
+            winning = action["card"] if beats(action["card"], lead_card) else lead_card
+            if winning != JACK:
+                continue
+            where = (
+                "match_end"
+                if leader is None
+                else "round_end"
+                if after.round != before.round
+                else "mid_round"
+            )
+            won_with_the_monster[where] += 1
+            # Only mid-round is there a next trick for the Monster to hand the lead to.
+            assert ("won with the Monster, so" in text) == (where == "mid_round"), text
+    # Every case came up: the Monster won a trick mid-round, at a round's end, at the end.
+    assert all(won_with_the_monster.values()), won_with_the_monster
 
 
 def test_a_challenge_names_the_downcard_and_the_points() -> None:
