@@ -54,10 +54,11 @@ def think(
     game: str, state: Any, seat: int, seed: str, kind: str, deadline: float
 ) -> dict[str, Any]:
     """The move a computer player of ``kind`` makes (run in a worker process), its search
-    cut at ``deadline`` (wall time, which every process of the machine shares: the time the
-    search waited for a free worker counts too)."""
+    cut at ``deadline`` on the monotonic clock, which every process of the machine shares
+    (so the time the search waited for a free worker counts too) and which, unlike the
+    wall clock, is never set back or forward."""
     return choose(
-        games.get(game), state, seat, seed, kind, out_of_time=lambda: time.time() >= deadline
+        games.get(game), state, seat, seed, kind, out_of_time=lambda: time.monotonic() >= deadline
     )
 
 
@@ -88,7 +89,7 @@ class Thinkers:
     ) -> dict[str, Any]:
         """The move, thought out in a worker process while the event loop goes on, the
         search cut ``seconds`` from now."""
-        deadline = time.time() + seconds
+        deadline = time.monotonic() + seconds
         work = (game, state, seat, seed, kind, deadline)
         loop = asyncio.get_running_loop()
         future = await loop.run_in_executor(None, self._submit, *work)
