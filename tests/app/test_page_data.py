@@ -5,12 +5,16 @@ stay as written and the data reads back exactly."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from sqlalchemy import update
 
+from app.db import make_engine
 from app.http.page_data import script_json
-from tests.app.helpers import NewClient
+from app.models import User
+from tests.app.helpers import NewClient, make_app, running
 
 # A "/" would split the address, so "</script>" is left to the last test.
 HOSTILE = ["<!--<script>", "<script>alert(1)", "a\u2028b\u2029c", "&lt;<!--"]
@@ -60,6 +64,28 @@ def test_a_missing_room_or_match_page_keeps_its_scripts(
         assert page.status_code == 404
         data = assert_scripts_intact(page.text, "message")
         assert data["user"] == {"id": data["user"]["id"], "name": "Ann", "username": None}
+
+
+def test_a_name_in_the_page_data_stays_data(database_url: str, tmp_path: Path) -> None:
+    """Names cannot hold "<" today, but the page must not rely on it: a name written
+    straight to the database (as by an older rule) is handed to the scripts as it is."""
+    hostile = "<!--<script>\u2028&"
+    app = make_app(database_url, tmp_path)
+    with running(app) as new_client:
+        ann = new_client("Ann")
+        user_id = ann.get("/api/session").json()["user_id"]
+        engine = make_engine(database_url)
+        with engine.begin() as connection:
+            connection.execute(update(User).where(User.id == user_id).values(name=hostile))
+        engine.dispose()
+        app.state.auth.forget_here(user_id)
+        for path, module in (
+            ("/", "home"),
+            ("/history", "history"),
+            ("/leaderboard", "leaderboard"),
+        ):
+            data = assert_scripts_intact(ann.get(path).text, module)
+            assert data["user"] == {"id": user_id, "name": hostile, "username": None}
 
 
 def test_the_escaped_json_reads_back_the_same_data() -> None:
