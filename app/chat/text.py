@@ -3,13 +3,15 @@
 Control characters and the bidirectional formatting characters are removed (a
 right-to-left override would make a line read differently from what was written);
 line breaks and tabs become spaces. What is left is trimmed and must be 1 to 500
-characters long.
+characters long, and show something: a line made only of characters that draw nothing
+(zero-width spaces, Hangul fillers, a braille blank; app/invisible.py) is refused.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from app.invisible import looks_blank
 from app.refusal import Refusal
 
 MAX_CHARS = 500
@@ -38,10 +40,17 @@ def clean(text: str) -> str:
 
 
 def checked_text(text: str) -> str:
-    """The cleaned text, or a refusal when nothing is left or it is too long."""
+    """The cleaned text, or a refusal when nothing is left, nothing shows or it is too
+    long."""
     cleaned = clean(text)
     if not cleaned:
         raise Refusal("chat_empty", "Write something first.", 422)
+    if looks_blank(cleaned):
+        raise Refusal(
+            "chat_invisible",
+            "This message shows nothing: it is made only of invisible characters.",
+            422,
+        )
     if len(cleaned) > MAX_CHARS:
         raise Refusal(
             "chat_too_long",

@@ -132,6 +132,7 @@ ERROR_CODES = (
     "muted",
     "watchers_chat_off",
     "chat_empty",
+    "chat_invisible",
     "chat_too_long",
     "unknown_reaction",
 )

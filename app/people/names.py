@@ -1,7 +1,9 @@
 """The rules for display names, usernames and passwords, and new people's ids and names.
 
 A person's name lives in the database and may change; the session cookie
-(app/people/cookie.py) carries none of it.
+(app/people/cookie.py) carries none of it. A name holds no character that shows nothing
+(app/invisible.py): the Hangul fillers are letters to the patterns below, yet a name of
+them looks blank, and one beside letters looks like another name.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
+
+from app.invisible import described, first_invisible
 
 NAME_MIN, NAME_MAX = 1, 20
 # Letters of any script, digits, and a few joiners; no leading/trailing or doubled spaces.
@@ -27,6 +31,12 @@ class InvalidPassword(ValueError):
     """A password that breaks the rules; the message says which rule."""
 
 
+def _refuse_invisible(name: str, what: str) -> None:
+    hidden = first_invisible(name)
+    if hidden is not None:
+        raise InvalidName(f"{what} may not hold invisible characters ({described(hidden)}).")
+
+
 def clean_name(raw: object) -> str:
     """Return a valid display name or raise ``InvalidName`` saying what is wrong."""
     if not isinstance(raw, str):
@@ -36,6 +46,7 @@ def clean_name(raw: object) -> str:
         raise InvalidName("Please choose a name.")
     if len(name) > NAME_MAX:
         raise InvalidName(f"Names are at most {NAME_MAX} characters.")
+    _refuse_invisible(name, "Names")
     if not _NAME_RE.match(name) or name.endswith(" "):
         raise InvalidName(
             "Names may use letters, digits, single spaces and . ' - and must start with a letter"
@@ -51,6 +62,7 @@ def clean_username(raw: object) -> str:
     name = unicodedata.normalize("NFC", raw.strip())
     if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
         raise InvalidName(f"Usernames are {USERNAME_MIN} to {USERNAME_MAX} characters.")
+    _refuse_invisible(name, "Usernames")
     if not _USERNAME_RE.match(name):
         raise InvalidName(
             "Usernames may use letters, digits and . _ - and must start with a letter or digit."

@@ -6,14 +6,14 @@ a session and its signed cookie) is made when they first do something — join, 
 room, set a name, chat — by the browser's first such call (static/js/lib/api.js), so that
 crawlers and passers-by leave no rows behind. A session past half its life is extended, so
 a browser in use stays signed in. The page hands the browser its boot data
-(who you are, which room or match) as JSON in the page; everything live comes over /api
+(who you are, which room or match) as JSON in the page, escaped for its script block by
+the one ``script_json`` filter (app/http/page_data.py); everything live comes over /api
 and /ws.
 The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package.
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from markupsafe import Markup
 import games
 from app import store
 from app.http.deps import client_address
+from app.http.page_data import script_json
 from app.limits.quotas import Limiter
 from app.models import utcnow
 from app.people.cookie import set_session_cookie
@@ -40,6 +41,7 @@ RULES_DIR = ROOT / "docs" / "rules"
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.filters["script_json"] = script_json
 
 
 def _games() -> list[dict[str, Any]]:
@@ -83,8 +85,7 @@ def _page(
         {
             "user": user,
             "games": facts,
-            # </ cannot appear inside the JSON text, so the script block cannot be closed early.
-            "boot": Markup(json.dumps(boot).replace("</", "<\\/")),
+            "boot": boot,
             **context,
         },
         status_code=status,

@@ -23,8 +23,9 @@ PAGE = 20
 
 @router.get("/players/{username}")
 def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str, Any]:
-    """An account's record: every game it played (played, won, rating and its history)
-    and its newest matches the caller may see (more through /api/matches?player=)."""
+    """An account's record: every game it played (played, won and rating, counting every
+    match), the history of each rating and its newest matches, both only of the matches
+    the caller may see (more through /api/matches?player=)."""
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
         raise Refusal("player_not_found", f"There is no player called {username}.", 404)
@@ -33,8 +34,9 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
         for game, played, won in store.results_by_game(session=session, user_id=user.id)
     }
     ratings = {row.game: row for row in store.ratings_of(session=session, user_id=user.id)}
+    viewer_id = viewer.id if viewer else None
     changes: dict[str, list[dict[str, Any]]] = {}
-    for change in store.rating_history(session=session, user_id=user.id):
+    for change in store.rating_history(session=session, user_id=user.id, viewer_id=viewer_id):
         changes.setdefault(change.game, []).append(
             {
                 "match_id": change.match_id,
@@ -63,7 +65,7 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     newest = history.page(
         session,
         MatchFilters(user_id=user.id),
-        viewer_id=viewer.id if viewer else None,
+        viewer_id=viewer_id,
         cursor=None,
         limit=PAGE,
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.models import (
@@ -123,19 +123,23 @@ class MatchFilters:
     before: datetime | None = None
 
 
-def match_visible_to(*, session: Session, match_id: str, viewer_id: str | None) -> bool:
-    """Whether a match may be shown to ``viewer_id``: a public room's to anyone, a private
-    room's only to the people who played it (never by comparing with a missing id, which
-    would match the computers' seats)."""
-    room = session.scalar(select(Room.visibility).where(Room.match_id == match_id))
-    if room != "private":
-        return True
+def visible_to(viewer_id: str | None) -> ColumnElement[bool]:
+    """The one rule for who may see a match, as a condition on ``Match.id``: a match is
+    shown to anyone unless its room is private, and a private room's only to the people
+    who played it (never by comparing with a missing id, which would match the computers'
+    seats, whose user is NULL). Every listing and every single match follows it."""
+    private = select(Room.match_id).where(Room.visibility == "private", Room.match_id.is_not(None))
+    shown = Match.id.not_in(private)
     if viewer_id is None:
-        return False
-    played = select(MatchPlayer.match_id).where(
-        MatchPlayer.match_id == match_id, MatchPlayer.user_id == viewer_id
-    )
-    return session.scalar(played) is not None
+        return shown
+    played = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
+    return or_(shown, Match.id.in_(played))
+
+
+def match_visible_to(*, session: Session, match_id: str, viewer_id: str | None) -> bool:
+    """Whether the match ``match_id`` may be shown to ``viewer_id`` (``visible_to``)."""
+    found = select(Match.id).where(Match.id == match_id, visible_to(viewer_id))
+    return session.scalar(found) is not None
 
 
 def finished_matches(
@@ -146,11 +150,12 @@ def finished_matches(
     after: tuple[datetime, str] | None,
     limit: int,
 ) -> list[Match]:
-    """Finished (and abandoned) matches, newest first (then by id): from public rooms, plus
-    the viewer's own.
+    """Finished (and abandoned) matches the viewer may see (``visible_to``), newest first
+    (then by id).
 
-    With ``filters.user_id``, only that user's matches (the private ones only if the viewer
-    is them). ``after`` is the (finished_at, id) of the last match of the previous page.
+    With ``filters.user_id``, only that user's matches (a private one only if the viewer
+    played it too). ``after`` is the (finished_at, id) of the last match of the previous
+    page.
     """
     query = select(Match).where(Match.status.in_(("finished", "abandoned")))
     if filters.game:
@@ -159,21 +164,12 @@ def finished_matches(
         query = query.where(Match.finished_at >= filters.since)
     if filters.before is not None:
         query = query.where(Match.finished_at < filters.before)
-    public = select(Room.match_id).where(Room.visibility == "public", Room.match_id.is_not(None))
     if filters.user_id:
         theirs = select(MatchPlayer.match_id).where(MatchPlayer.user_id == filters.user_id)
         if filters.result is not None:
             theirs = theirs.where(MatchPlayer.won.is_(filters.result == "won"))
         query = query.where(Match.id.in_(theirs))
-        if filters.user_id != viewer_id:
-            query = query.where(Match.id.in_(public))
-    elif viewer_id is None:
-        # Nobody's own: a visitor without a session sees public matches only (comparing
-        # with a missing id would match the computers' seats, whose user is NULL).
-        query = query.where(Match.id.in_(public))
-    else:
-        mine = select(MatchPlayer.match_id).where(MatchPlayer.user_id == viewer_id)
-        query = query.where(or_(Match.id.in_(mine), Match.id.in_(public)))
+    query = query.where(visible_to(viewer_id))
     if after is not None:
         at, match_id = after
         query = query.where(

@@ -15,6 +15,7 @@ from app.models import (
     RatingChange,
     User,
 )
+from app.store.matches import visible_to
 
 
 def rating_changes_of(*, session: Session, match_ids: Sequence[str]) -> list[RatingChange]:
@@ -47,11 +48,15 @@ def ratings_of(*, session: Session, user_id: str) -> list[Rating]:
     )
 
 
-def rating_history(*, session: Session, user_id: str) -> list[RatingChange]:
+def rating_history(*, session: Session, user_id: str, viewer_id: str | None) -> list[RatingChange]:
+    """One user's rating changes, oldest first, for the matches ``viewer_id`` may see: each
+    names its match and when it was played, so a private match's stays with its players
+    (the totals, ``ratings_of`` and ``results_by_game``, still count every match)."""
     return list(
         session.scalars(
             select(RatingChange)
-            .where(RatingChange.user_id == user_id)
+            .join(Match, Match.id == RatingChange.match_id)
+            .where(RatingChange.user_id == user_id, visible_to(viewer_id))
             .order_by(RatingChange.at, RatingChange.id)
         )
     )

@@ -7,6 +7,7 @@ Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.helpers import PASSWORD, NewClient, account
@@ -106,6 +107,27 @@ def test_usernames_and_table_names_that_look_alike_are_refused(new_client: NewCl
     twin = new_client("\u0412\u043eb")  # "Bob" with a Cyrillic B and o
     error_of(twin.post(f"/api/rooms/{room['id']}/join", json={}), 409, "name_taken")
     assert new_client("Cleo").post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    [
+        "\u1d00nn2",  # a small capital A
+        "\u1d00\u0274\u02742",  # small capitals A, N, N
+        "An\u19522",  # TAI LE LETTER NGA for the second n
+        "\u1d00\u1db0n2",  # a modifier small capital N (NFKC folds it to the small capital)
+    ],
+)
+def test_usernames_in_small_capitals_or_look_alike_letters_are_taken(
+    new_client: NewClient, lookalike: str
+) -> None:
+    account(new_client, "Ann2")
+    other = new_client("Someone")
+    response = other.post("/api/accounts", json={"username": lookalike, "password": PASSWORD})
+    error_of(response, 409, "username_taken")
+    error_of(other.post("/api/session", json={"name": lookalike}), 409, "name_taken")
+    session = other.get("/api/session").json()
+    assert (session["name"], session["username"]) == ("Someone", None)
 
 
 def test_account_refusals_have_their_codes(new_client: NewClient) -> None:

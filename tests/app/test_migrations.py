@@ -92,3 +92,34 @@ def test_guests_keep_their_cookies_and_old_matches_learn_who_won(
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def test_accounts_are_found_by_their_usernames_once_look_alikes_fold(
+    backend: str, tmp_path: Path
+) -> None:
+    """Upgrading keys every username again with the look-alike fold: an account spelt in
+    small capitals is found by its username (and by its look-alikes), and one whose new key
+    an older account holds keeps its own."""
+    url = database_url_for(backend, tmp_path)
+    upgrade_to_head(url, "0005_free_room_codes")
+    engine = make_engine(url)
+    accounts = [("u1", "Ann2", "ann2"), ("u2", "ᴀɴɴ3", "ᴀɴɴ3"), ("u3", "ᴀnn2", "ᴀnn2")]
+    with engine.begin() as connection:
+        for n, (user_id, username, key) in enumerate(accounts):
+            connection.execute(
+                text(
+                    "INSERT INTO users (id, name, created_at, username, username_key)"
+                    " VALUES (:id, :name, :at, :name, :key)"
+                ),
+                {"id": user_id, "name": username, "at": datetime(2026, 1, 1 + n), "key": key},
+            )
+    upgrade_to_head(url)
+    with engine.connect() as connection:
+        keys = dict(connection.execute(text("SELECT id, username_key FROM users")).all())
+    engine.dispose()
+    assert keys == {"u1": "ann2", "u2": "ann3", "u3": "ᴀnn2"}
+    app = make_app(url, tmp_path)
+    with running(app) as new_client:
+        visitor = new_client(None)
+        for spelling in ("ᴀɴɴ3", "ANN3", "Ann3"):
+            assert visitor.get(f"/api/players/{spelling}").json()["user_id"] == "u2"
