@@ -11,7 +11,10 @@ The site's quotas (:class:`SiteQuotas`, from the settings):
   one) and per address;
 - rooms opened, per person and per address;
 - rooms looked up by short code, per address (codes are short enough to guess at, ids are
-  not).
+  not);
+- sign-ups per address (each costs a password hash, and makes a name nobody else may
+  take) and guests started per address (each is a row and a session, and every
+  per-person limit would otherwise be a per-throwaway-identity one).
 
 With several processes (REDIS_URL) the counters live in Redis, shared by every process
 (INCR on a key that expires with its window); one process alone keeps them in memory.
@@ -52,6 +55,8 @@ class SiteQuotas:
     rooms_per_person: Quota
     rooms_per_address: Quota
     lookups_per_address: Quota
+    signups_per_address: Quota
+    guests_per_address: Quota
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SiteQuotas:
@@ -62,6 +67,8 @@ class SiteQuotas:
             Quota("rooms-person", settings.rooms_per_hour_per_person, hour),
             Quota("rooms-address", settings.rooms_per_hour_per_address, hour),
             Quota("lookups-address", settings.code_lookups_per_minute, minute),
+            Quota("signups-address", settings.signups_per_hour_per_address, hour),
+            Quota("guests-address", settings.guests_per_hour_per_address, hour),
         )
 
 
@@ -158,6 +165,14 @@ class Limiter:
             return
         wait = await self.quotas.use((self.site.lookups_per_address, address))
         _refuse_if(wait, "too_many_lookups", "Too many room codes tried")
+
+    async def sign_up(self, address: str) -> None:
+        wait = await self.quotas.use((self.site.signups_per_address, address))
+        _refuse_if(wait, "too_many_signups", "Too many new accounts from your address")
+
+    async def new_guest(self, address: str) -> None:
+        wait = await self.quotas.use((self.site.guests_per_address, address))
+        _refuse_if(wait, "too_many_guests", "Too many new guests from your address")
 
 
 def _refuse_if(wait: float | None, code: str, what: str) -> None:

@@ -1,10 +1,11 @@
 """Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
 in, log out, and log out everywhere.
 
-Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; login attempts
-are limited per account and per address (app/limits/quotas.py) before any password is
-checked. Signing up and logging in replace the caller's session with a new one, so a
-session id seen before never names an account.
+Passwords are hashed with argon2 (app/people/passwords.py) on the hashing pool's own
+threads (app/people/hashing_pool.py); login attempts are limited per account and per
+address, and sign-ups per address (app/limits/quotas.py), before any password is hashed.
+Signing up and logging in replace the caller's session with a new one, so a session id
+seen before never names an account.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from app.http.deps import (
     Auth,
     CurrentAccount,
     CurrentUser,
+    Hashing,
     Limits,
     MaybeUser,
     Signer,
@@ -38,7 +40,6 @@ from app.people.names import (
     check_password,
     clean_username,
 )
-from app.people.passwords import hash_password, verify
 from app.people.sessions import Identity, lifetime, open_session
 from app.refusal import Refusal
 from app.routes.sessions import who
@@ -72,9 +73,12 @@ def _make_account(
 @router.post("/accounts", status_code=status.HTTP_201_CREATED)
 async def sign_up(
     body: AccountIn,
+    request: Request,
     response: Response,
     user: CurrentUser,
     auth: Auth,
+    limits: Limits,
+    hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
@@ -88,7 +92,8 @@ async def sign_up(
         raise Refusal("bad_username", str(error), 422) from None
     except InvalidPassword as error:
         raise Refusal("bad_password", str(error), 422) from None
-    password_hash = await asyncio.to_thread(hash_password, password)
+    await limits.sign_up(client_address(request))
+    password_hash = await hashing.hash(password)
     account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
     auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())
@@ -124,6 +129,7 @@ async def log_in(
     user: MaybeUser,
     auth: Auth,
     limits: Limits,
+    hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
@@ -134,7 +140,7 @@ async def log_in(
     stored = account.password_hash if account is not None else None
     # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
     password = body.password[: PASSWORD_MAX + 1]
-    ok, new_hash = await asyncio.to_thread(verify, password, stored)
+    ok, new_hash = await hashing.verify(password, stored)
     if not ok or account is None:
         raise Refusal("bad_login", "Wrong username or password.", 401)
     old = user.session_id if user is not None else None
