@@ -47,6 +47,7 @@ from app.routes.sessions import who
 router = APIRouter(prefix="/api")
 
 USERNAME_TAKEN = "That username is taken (or looks too much like one that is)."
+TYPED_MAX = 4 * PASSWORD_MAX
 
 
 def _make_account(
@@ -138,8 +139,10 @@ async def log_in(
     await limits.login(key, client_address(request))
     account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
-    # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
-    password = body.password[: PASSWORD_MAX + 1]
+    # No password longer than PASSWORD_MAX was ever accepted: hash little more than that.
+    # Typed in another normal form (accents as combining marks, say) the same password may
+    # be a few times longer.
+    password = body.password[: TYPED_MAX + 1]
     ok, new_hash = await hashing.verify(password, stored)
     if not ok or account is None:
         raise Refusal("bad_login", "Wrong username or password.", 401)

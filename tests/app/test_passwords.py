@@ -38,6 +38,13 @@ def test_a_password_typed_in_another_normal_form_logs_in(new_client: NewClient) 
         "/api/login", json={"username": "Ann", "password": "Cafe creme 2026"}
     )
     error_of(wrong, 401, "bad_login")
+    # A long password with many accents is twice as long decomposed: still the same.
+    accents = "\u00e9" * 100
+    account(new_client, "Eve", accents)
+    decomposed = unicodedata.normalize("NFD", accents)
+    assert len(decomposed) == 200
+    login = new_client(None).post("/api/login", json={"username": "Eve", "password": decomposed})
+    assert login.status_code == 200, login.text
 
 
 def stored_hash(database_url: str, username: str) -> str:
