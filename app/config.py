@@ -103,6 +103,18 @@ class Settings(BaseSettings):
     rooms_per_hour_per_person: int = 30
     rooms_per_hour_per_address: int = 120
     code_lookups_per_minute: int = 60
+    # Sign-ups, and guests started, an address may make in an hour (app/limits/quotas.py).
+    signups_per_hour_per_address: int = 5
+    guests_per_hour_per_address: int = 30
+    # Password hashes (64 MiB each) run at once on the hashing pool's own threads, and how
+    # many more may wait for one before a request is refused (app/people/hashing_pool.py).
+    hash_workers: int = 2
+    hash_queue: int = 8
+    # A guest that played no match and whose sessions have not been used for this many
+    # days is removed, with its sessions, by a clean-up run every ``guest_sweep_seconds``
+    # (0: never; app/people/idle_guests.py).
+    guest_idle_days: int = 30
+    guest_sweep_seconds: float = 3600.0
     # Open sockets a person, and an address, may hold at once (per server process).
     sockets_per_person: int = 16
     sockets_per_address: int = 64
@@ -192,4 +204,6 @@ SHARED_ADDRESS_CAPS = {
     "SOCKETS_PER_ADDRESS": "1000000",
     "CODE_LOOKUPS_PER_MINUTE": "1000000",
     "LOGIN_ATTEMPTS_PER_ADDRESS": "1000000",
+    "SIGNUPS_PER_HOUR_PER_ADDRESS": "1000000",
+    "GUESTS_PER_HOUR_PER_ADDRESS": "1000000",
 }

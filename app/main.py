@@ -32,6 +32,8 @@ from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
 from app.people.cookie import CookieSigner
+from app.people.hashing_pool import HashingPool
+from app.people.idle_guests import GuestSweeper
 from app.people.sessions import Authenticator
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
@@ -90,13 +92,16 @@ class ParlourApp:
 
 @dataclass
 class Services:
-    """What one process runs: the people's sessions, the quotas, the rooms and their chat,
-    its connections, and with several processes the cluster joining them."""
+    """What one process runs: the people's sessions, password hashing and the clean-up of
+    idle guests, the quotas, the rooms and their chat, its connections, and with several
+    processes the cluster joining them."""
 
     settings: Settings
     database: DatabaseThread
     signer: CookieSigner
     auth: Authenticator
+    hashing: HashingPool
+    guest_sweeper: GuestSweeper
     quotas: Quotas
     hub: Hub
     rooms: Rooms
@@ -139,7 +144,13 @@ def build_services(
     rooms.registry.on_release(chat.room_released)
     if cluster is not None:
         cluster.attach(rooms, chat)
-    return Services(settings, database, signer, auth, quotas, hub, rooms, chat, cluster)
+    hashing = HashingPool(settings.hash_workers, settings.hash_queue)
+    sweeper = GuestSweeper(
+        database.sessions, idle_days=settings.guest_idle_days, every=settings.guest_sweep_seconds
+    )
+    return Services(
+        settings, database, signer, auth, hashing, sweeper, quotas, hub, rooms, chat, cluster
+    )
 
 
 def _cluster(redis_url: str, settings: Settings, hub: Hub, auth: Authenticator) -> Cluster:
@@ -170,13 +181,19 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
                 loop.call_soon_threadsafe(publish, user_id)
 
             auth.tell_others = tell_others
-        watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
+        loop = asyncio.get_running_loop()
+        watchdog = loop.create_task(hub.watch_for_stuck_clients())
+        sweeper = services.guest_sweeper
+        sweeps = loop.create_task(sweeper.run()) if sweeper.every > 0 else None
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
         _settle_heap()
         yield
         watchdog.cancel()
+        if sweeps is not None:
+            sweeps.cancel()
+        services.hashing.close()
         if cluster is not None:
             await cluster.close()
         await rooms.close()
@@ -203,6 +220,8 @@ def expose(app: FastAPI, services: Services) -> None:
     state.sessions = services.database.sessions
     state.signer = services.signer
     state.auth = services.auth
+    state.hashing = services.hashing
+    state.guest_sweeper = services.guest_sweeper
     state.limiter = Limiter(services.quotas, SiteQuotas.from_settings(settings))
     state.hub = services.hub
     state.rooms = services.rooms

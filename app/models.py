@@ -58,6 +58,9 @@ class AuthSession(Base):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(index=True)
+    # When the session was last used, to the day (app/people/sessions.py): a guest none of
+    # whose sessions was used for a month, and who played no match, is removed.
+    used_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Room(Base):
@@ -78,7 +81,8 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     visibility: Mapped[str] = mapped_column(String(10))
     status: Mapped[str] = mapped_column(String(10), index=True)
-    host_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    # Indexed, as are the other columns naming a person, for the removal of idle guests.
+    host_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), default=None)
     rematch_id: Mapped[str | None] = mapped_column(String(32), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -114,7 +118,9 @@ class Seat(Base):
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None, index=True)
     bot: Mapped[str | None] = mapped_column(String(20), default=None)
     name: Mapped[str] = mapped_column(String(40))
-    stand_in_for: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
+    stand_in_for: Mapped[str | None] = mapped_column(
+        ForeignKey("users.id"), default=None, index=True
+    )
     stand_in_name: Mapped[str | None] = mapped_column(String(40), default=None)
 
     room: Mapped[Room] = relationship(back_populates="seats")
@@ -238,7 +244,7 @@ class ChatMessage(Base):
     version: Mapped[int] = mapped_column(default=0)
     channel: Mapped[str] = mapped_column(String(10))
     seat: Mapped[int | None] = mapped_column(default=None)  # None: a watcher
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), index=True)
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(500))
     at: Mapped[datetime] = mapped_column(default=utcnow)

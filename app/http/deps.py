@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 from app.config import Settings
 from app.limits.quotas import Limiter
 from app.people.cookie import CookieSigner
+from app.people.hashing_pool import HashingPool
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
 from app.rooms import Rooms
@@ -40,6 +41,11 @@ async def get_auth(request: Request) -> Authenticator:
 async def get_limiter(request: Request) -> Limiter:
     limiter: Limiter = request.app.state.limiter
     return limiter
+
+
+async def get_hashing(request: Request) -> HashingPool:
+    hashing: HashingPool = request.app.state.hashing
+    return hashing
 
 
 def client_address(connection: HTTPConnection) -> str:
@@ -79,6 +85,7 @@ LiveRooms = Annotated[Rooms, Depends(get_rooms)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
 Auth = Annotated[Authenticator, Depends(get_auth)]
 Limits = Annotated[Limiter, Depends(get_limiter)]
+Hashing = Annotated[HashingPool, Depends(get_hashing)]
 DbSession = Annotated[Session, Depends(get_session)]
 MaybeUser = Annotated[Identity | None, Depends(current_user_or_none)]
 CurrentUser = Annotated[Identity, Depends(current_user)]

@@ -16,7 +16,10 @@ The site's quotas (:class:`SiteQuotas`, from the settings):
   addresses): a login counts until its password proves right;
 - rooms opened, per person and per address;
 - rooms looked up by short code, per address (codes are short enough to guess at, ids are
-  not).
+  not);
+- sign-ups per address (each costs a password hash, and makes a name nobody else may
+  take) and guests started per address (each is a row and a session, and every
+  per-person limit would otherwise be a per-throwaway-identity one).
 
 With several processes (REDIS_URL) the counters live in Redis, shared by every process
 (a script checks and counts every key of a use at once, each key expiring with its window);
@@ -75,6 +78,8 @@ class SiteQuotas:
     rooms_per_person: Quota
     rooms_per_address: Quota
     lookups_per_address: Quota
+    signups_per_address: Quota
+    guests_per_address: Quota
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SiteQuotas:
@@ -104,6 +109,20 @@ class SiteQuotas:
             Quota("rooms-person", settings.rooms_per_hour_per_person, hour, *ROOMS),
             Quota("rooms-address", settings.rooms_per_hour_per_address, hour, *ROOMS),
             Quota("lookups-address", settings.code_lookups_per_minute, minute, *LOOKUPS),
+            Quota(
+                "signups-address",
+                settings.signups_per_hour_per_address,
+                hour,
+                "too_many_signups",
+                "Too many new accounts from your address",
+            ),
+            Quota(
+                "guests-address",
+                settings.guests_per_hour_per_address,
+                hour,
+                "too_many_guests",
+                "Too many new guests from your address",
+            ),
         )
 
 
@@ -266,6 +285,14 @@ class Limiter:
         if is_room_id(room_key):
             return
         _refuse_if(await self.quotas.use((self.site.lookups_per_address, address)))
+
+    async def sign_up(self, address: str) -> None:
+        """Count a new account made from ``address``."""
+        _refuse_if(await self.quotas.use((self.site.signups_per_address, address)))
+
+    async def new_guest(self, address: str) -> None:
+        """Count a new guest started from ``address``."""
+        _refuse_if(await self.quotas.use((self.site.guests_per_address, address)))
 
 
 def _refuse_if(over: Over | None) -> None:

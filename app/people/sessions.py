@@ -2,7 +2,9 @@
 
 A session is a row of ``auth_sessions`` (its id, its user, when it expires); the cookie
 carries its id, signed (app/people/names.py). Deleting the row revokes it: logging out, logging
-out everywhere, signing up (the guest's session is replaced by a new one).
+out everywhere, signing up (the guest's session is replaced by a new one), and the removal
+of idle guests. Loading a session from the database also notes, to the day, that it was
+used (``used_at``).
 
 Every request needs its identity, and loading it from the database in a worker thread was
 most of what a small request cost. So an identity, once loaded, is kept in this process for
@@ -31,6 +33,9 @@ from app.people.names import guest_name, new_user_id
 GUEST_DAYS = 365  # a guest keeps their identity (and their matches) a year between visits
 ACCOUNT_DAYS = 30  # an account's browser stays signed in a month after its last visit
 CACHE_SECONDS = 5.0
+# A session's last use is written down at most once a day: enough to tell a guest idle for
+# a month (app/people/idle_guests.py), without a write per request.
+USE_RESOLUTION = timedelta(days=1)
 MAX_CACHED = 50_000
 
 
@@ -127,8 +132,11 @@ class Authenticator:
         return identity
 
     def _load(self, session_id: str) -> Identity | None:
+        now = utcnow()
         with self.sessions() as session:
-            found = store.session_user(session=session, session_id=session_id, now=utcnow())
+            found = store.session_user(session=session, session_id=session_id, now=now)
+            if found is not None and found[0].used_at <= now - USE_RESOLUTION:
+                store.mark_session_used(session=session, session_id=session_id, at=now)
         if found is None:
             return None
         row, user = found

@@ -1,11 +1,12 @@
 """Accounts over HTTP: sign up (the guest becomes the account, keeping every match), log
 in, log out, and log out everywhere.
 
-Passwords are hashed with argon2 (app/people/passwords.py) in a worker thread; failed logins
-are limited per account and address, per address and per account (app/limits/quotas.py):
-an attempt is counted before its password is checked, and given back if it was right.
-Signing up and logging in replace the caller's session with a new one, so a session id seen
-before never names an account.
+Passwords are hashed with argon2 (app/people/passwords.py) on the hashing pool's own
+threads (app/people/hashing_pool.py). Sign-ups are limited per address, and failed logins
+per account and address, per address and per account (app/limits/quotas.py), before any
+password is hashed: a login attempt is counted before its password is checked, and given
+back if it was right. Signing up and logging in replace the caller's session with a new
+one, so a session id seen before never names an account.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from app.http.deps import (
     Auth,
     CurrentAccount,
     CurrentUser,
+    Hashing,
     Limits,
     MaybeUser,
     Signer,
@@ -39,7 +41,6 @@ from app.people.names import (
     check_password,
     clean_username,
 )
-from app.people.passwords import hash_password, verify
 from app.people.sessions import Identity, lifetime, open_session
 from app.refusal import Refusal
 from app.routes.sessions import who
@@ -47,6 +48,7 @@ from app.routes.sessions import who
 router = APIRouter(prefix="/api")
 
 USERNAME_TAKEN = "That username is taken (or looks too much like one that is)."
+TYPED_MAX = 4 * PASSWORD_MAX
 
 
 def _make_account(
@@ -73,9 +75,12 @@ def _make_account(
 @router.post("/accounts", status_code=status.HTTP_201_CREATED)
 async def sign_up(
     body: AccountIn,
+    request: Request,
     response: Response,
     user: CurrentUser,
     auth: Auth,
+    limits: Limits,
+    hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
@@ -89,7 +94,8 @@ async def sign_up(
         raise Refusal("bad_username", str(error), 422) from None
     except InvalidPassword as error:
         raise Refusal("bad_password", str(error), 422) from None
-    password_hash = await asyncio.to_thread(hash_password, password)
+    await limits.sign_up(client_address(request))
+    password_hash = await hashing.hash(password)
     account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
     auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())
@@ -125,6 +131,7 @@ async def log_in(
     user: MaybeUser,
     auth: Auth,
     limits: Limits,
+    hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
@@ -133,9 +140,11 @@ async def log_in(
     await limits.login(key, address)
     account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
-    # No password longer than PASSWORD_MAX was ever accepted: hash no more than that.
-    password = body.password[: PASSWORD_MAX + 1]
-    ok, new_hash = await asyncio.to_thread(verify, password, stored)
+    # No password longer than PASSWORD_MAX was ever accepted: hash little more than that.
+    # Typed in another normal form (accents as combining marks, say) the same password may
+    # be a few times longer.
+    password = body.password[: TYPED_MAX + 1]
+    ok, new_hash = await hashing.verify(password, stored)
     if not ok or account is None:
         raise Refusal("bad_login", "Wrong username or password.", 401)
     # Only failures count: the owner logging in often is no reason to slow them down.

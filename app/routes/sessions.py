@@ -1,18 +1,31 @@
-"""The caller's identity over HTTP: start or rename a guest, and ask who you are."""
+"""The caller's identity over HTTP: start or rename a guest, and ask who you are.
+
+Starting a guest is limited per address (app/limits/quotas.py); renaming one is not.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from app import store
-from app.http.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
+from app.http.deps import (
+    AppSettings,
+    Auth,
+    CurrentUser,
+    Limits,
+    MaybeUser,
+    Signer,
+    client_address,
+)
 from app.http.schemas import SessionIn
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import InvalidName, clean_name
-from app.people.sessions import Identity, lifetime, new_guest
+from app.people.sessions import Authenticator, Identity, lifetime, new_guest
 from app.refusal import Refusal
 
 router = APIRouter(prefix="/api")
@@ -31,12 +44,29 @@ def who(user: Identity) -> dict[str, Any]:
     return {"user_id": user.id, "name": user.name, "username": user.username}
 
 
+def _start_or_rename(auth: Authenticator, user: Identity | None, name: str) -> Identity:
+    """A new guest named ``name`` (with a session), or the guest ``user`` renamed."""
+    with auth.sessions() as session:
+        owner = store.user_by_username_key(session=session, key=name_key(name))
+        if owner is not None and (user is None or owner.id != user.id):
+            raise Refusal(
+                "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
+            )
+        if user is None:
+            return new_guest(session, name)
+        store.save_user(session=session, user_id=user.id, name=name)
+    auth.forget_user(user.id)
+    return replace(user, name=name)
+
+
 @router.post("/session")
-def start_session(
+async def start_session(
     body: SessionIn,
+    request: Request,
     response: Response,
     user: MaybeUser,
     auth: Auth,
+    limits: Limits,
     signer: Signer,
     settings: AppSettings,
 ) -> dict[str, Any]:
@@ -46,20 +76,14 @@ def start_session(
         if name != user.username:
             raise Refusal("account_name", "An account plays under its username.", 409)
         return who(user)
-    with auth.sessions() as session:
-        owner = store.user_by_username_key(session=session, key=name_key(name))
-        if owner is not None and (user is None or owner.id != user.id):
-            raise Refusal(
-                "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
-            )
-        if user is None:
-            guest = new_guest(session, name)
-            max_age = int(lifetime(False).total_seconds())
-            set_session_cookie(response, signer, guest.session_id, settings, max_age)
-            return who(guest)
-        store.save_user(session=session, user_id=user.id, name=name)
-    auth.forget_user(user.id)
-    return {"user_id": user.id, "name": name, "username": None}
+    if user is None:
+        # Each guest is a row and a session: an address may start only so many.
+        await limits.new_guest(client_address(request))
+    guest = await asyncio.to_thread(_start_or_rename, auth, user, name)
+    if user is None:
+        max_age = int(lifetime(False).total_seconds())
+        set_session_cookie(response, signer, guest.session_id, settings, max_age)
+    return who(guest)
 
 
 @router.get("/session")

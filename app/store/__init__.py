@@ -1,7 +1,9 @@
 """Database reads and writes: every function is keyword-only and takes the session.
 
 One module per kind of record — ``people`` (users, sessions), ``rooms``, ``matches``,
-``ratings``, ``chat`` — and every function is here under ``store.<name>``. Beside them:
+``ratings``, ``chat`` — and every function is here under ``store.<name>``; the removal of
+idle guests, which touches most of them, is ``idle_guests`` (app/people/idle_guests.py
+calls it). Beside them:
 ``events``, the event log's transaction; ``credit``, who played each seat's moves (written
 into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
 any of it on a worker thread; ``outage``, database outages told once.
@@ -39,6 +41,7 @@ from app.store.people import (
     close_user_sessions,
     extend_session,
     get_user,
+    mark_session_used,
     open_session,
     save_user,
     session_user,
@@ -82,6 +85,7 @@ __all__ = [
     "load_events",
     "load_match",
     "load_room",
+    "mark_session_used",
     "match_chat",
     "match_visible_to",
     "open_room_ids",

@@ -53,6 +53,11 @@ def extend_session(*, session: Session, session_id: str, expires_at: datetime) -
     session.commit()
 
 
+def mark_session_used(*, session: Session, session_id: str, at: datetime) -> None:
+    session.execute(update(AuthSession).where(AuthSession.id == session_id).values(used_at=at))
+    session.commit()
+
+
 def close_session(*, session: Session, session_id: str) -> None:
     session.execute(delete(AuthSession).where(AuthSession.id == session_id))
 

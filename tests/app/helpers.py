@@ -17,6 +17,14 @@ from app.main import create_app
 from app.rooms.time_source import iso_at
 from tests.app.manual_clock import ManualClock
 
+# Every test client comes from one address ("testclient"): the per-address caps on new
+# guests and sign-ups would count every simulated person as one visitor. Their own tests
+# set them.
+ONE_ADDRESS_MANY_PEOPLE = {
+    "guests_per_hour_per_address": 10**6,
+    "signups_per_hour_per_address": 10**6,
+}
+
 
 def make_settings(url: str, tmp_path: Path, **overrides: Any) -> Settings:
     """Settings for an app under test: computer players act at once, and comings and goings
@@ -25,7 +33,7 @@ def make_settings(url: str, tmp_path: Path, **overrides: Any) -> Settings:
         database_url=url,
         secret_key="test-secret",
         data_dir=tmp_path,
-        **{"bot_delay": 0.0, "presence_delay": 0.0, **overrides},
+        **{"bot_delay": 0.0, "presence_delay": 0.0, **ONE_ADDRESS_MANY_PEOPLE, **overrides},
     )
 
 
