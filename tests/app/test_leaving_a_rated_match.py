@@ -19,8 +19,8 @@ from app.db import make_engine
 from app.models import Rating
 from app.ratings import rebuild
 from app.ratings.model import DEFAULT_MU, DEFAULT_SIGMA, places_when_some_left, rate, shown
-from tests.app.helpers import Timed, account, next_of, play_out, room_of, state_at
-from tests.app.test_absence import away_since, room_message_until
+from tests.app.helpers import Timed, account, next_of, play_out
+from tests.app.test_absence import away_since
 from tests.app.test_api import play_out_seat0
 from tests.app.test_ratings import snapshot
 
@@ -112,22 +112,30 @@ def test_those_who_stay_keep_their_order_and_the_leaver_comes_last(
 
 def test_a_player_whose_clock_ran_out_twice_is_rated_down(timed: Timed) -> None:
     ann, bob = account(timed.client, "Ann"), account(timed.client, "Bob")
-    # Bob's seat leads the first trick; he never comes to the table.
+    # Bob's seat leads the first trick; he never comes to the table. A target of 40 points
+    # leaves the clock time to play two of his moves before anyone wins.
     clock = {"turn": 5, "bank": 0}
-    room = rated_table(ann, [bob], clock=clock, options={"dealer": 1})
+    room = rated_table(ann, [bob], clock=clock, options={"dealer": 1, "target": 40})
     rid = room["id"]
     with ann.websocket_connect(f"/ws/rooms/{rid}") as wa:
-        state = next_of(wa, "state")
-        while room_of(ann, rid)["seats"][1]["bot"] is None:
-            if state["view"]["to_act"] == [0]:
-                action = state["view"]["legal_actions"][0]
-                wa.send_json({"type": "act", "version": state["version"], "action": action})
-            else:
-                timed.advance(5)  # the clock plays Bob's move
-            state = state_at(wa, state["version"] + 1)
-            if state["clocks"][1]["timeouts"] == 2:
-                taken = room_message_until(wa, lambda r: r["seats"][1]["bot"] is not None)
-                assert taken["rated"] is True
+        # Ann plays her moves; on Bob's turns the clock runs out, until after the second
+        # the room says a computer has his seat (a room and a state may come in either
+        # order, so every message is read here).
+        table: dict[str, Any] = {"seats": [{}, {"bot": None}]}
+        answered = -1
+        while table["seats"][1]["bot"] is None:
+            message = wa.receive_json()
+            if message["type"] == "room":
+                table = message["room"]
+            elif message["type"] == "state" and message["version"] > answered:
+                assert not message["view"]["over"], "the match ended before Bob's seat was taken"
+                answered = message["version"]
+                if 0 in message["view"]["to_act"]:
+                    action = message["view"]["legal_actions"][0]
+                    wa.send_json({"type": "act", "version": answered, "action": action})
+                elif message["clocks"][1]["timeouts"] < 2:
+                    timed.advance(5)  # the clock plays Bob's move
+        assert table["rated"] is True and table["seats"][1]["stand_in_for"]["name"] == "Bob"
     play_out_seat0(ann, rid)
     record = record_of(ann, room)
     assert record["rated"] is True and record["seats"][1]["left"] is True
