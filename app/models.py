@@ -148,7 +148,8 @@ class Match(Base):
     winners: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
-    # Rated when its room was, until a computer takes a seat over.
+    # Rated when its room was; a computer standing in for a person who left changes
+    # nothing (they are rated last: app/ratings/ledger.py).
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Set in the transaction that finishes the match and writes its rating changes, so
     # they are written once, whatever is retried or replayed.

@@ -7,6 +7,11 @@ rated match always has its rating changes and a crash can never leave one withou
 It first claims the match (``ratings_applied`` from false to true): a second call for the
 same match — a retry, a replayed finish — claims nothing and changes nothing.
 
+A person a computer was standing in for when the match ended walked away (the match's
+record says so: app/store/credit.py): they are rated as coming after everyone who stayed,
+whatever their seat scored, and those who stayed are rated among themselves by their
+seats' results — so leaving a match one is losing never saves a rating.
+
 Order matters where two matches share a player, so the players' rating rows are locked
 (in a fixed order, so two transactions cannot wait on each other) and a match is dated
 after the last match rated for any of its players. ``rebuild`` then replays the rated
@@ -24,7 +29,14 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 import games
 from app.models import Match, MatchPlayer, Rating, RatingChange
-from app.ratings.model import DEFAULT_MU, DEFAULT_SIGMA, ranks, rate, shown
+from app.ratings.model import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    places_when_some_left,
+    ranks,
+    rate,
+    shown,
+)
 
 TICK = timedelta(microseconds=1)
 
@@ -38,8 +50,8 @@ def settle_match(connection: Connection, match_id: str, finished_at: datetime) -
     )
     if claimed.rowcount != 1:  # not rated, or already applied
         return
-    game, scores, winners = connection.execute(
-        select(Match.game, Match.scores, Match.winners).where(Match.id == match_id)
+    game, scores, winners, players = connection.execute(
+        select(Match.game, Match.scores, Match.winners, Match.players).where(Match.id == match_id)
     ).one()
     seats = connection.execute(
         select(MatchPlayer.seat, MatchPlayer.user_id)
@@ -48,12 +60,16 @@ def settle_match(connection: Connection, match_id: str, finished_at: datetime) -
     ).all()
     user_ids = [str(user_id) for _seat, user_id in seats if user_id is not None]
     if len(user_ids) != len(seats) or scores is None or winners is None:
-        return  # a computer took a seat over: not rated (the lobby unrates such a match)
+        return  # a computer seated from the start: a rated table refuses those
+    # Walking away is a loss: whoever a computer stood in for at the end comes last.
+    left = {player["seat"] for player in players if player.get("left")}
+    places = places_when_some_left(ranks(scores, winners, games.get(game).lower_scores_win), left)
+    if places is None:
+        return  # everyone left: nobody stayed to be ranked against
     current = _lock_ratings(connection, game, sorted(user_ids), finished_at)
     at = max([finished_at, *(row.updated_at + TICK for row in current.values() if row.matches)])
     if at != finished_at:
         connection.execute(update(Match).where(Match.id == match_id).values(finished_at=at))
-    places = ranks(scores, winners, games.get(game).lower_scores_win)
     before = [(current[user_id].mu, current[user_id].sigma) for user_id in user_ids]
     after = rate(before, places)
     changes = []

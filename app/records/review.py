@@ -32,13 +32,15 @@ def event_record(event: MatchEvent) -> dict[str, Any]:
     }
 
 
-def rating_change(change: RatingChange) -> dict[str, Any]:
+def rating_change(change: RatingChange, left: bool) -> dict[str, Any]:
+    """One player's rating change; ``left``: they walked away and were rated last."""
     return {
         "seat": change.seat,
         "user_id": change.user_id,
         "before": change.rating_before,
         "after": change.rating_after,
         "change": change.rating_after - change.rating_before,
+        "left": left,
     }
 
 
@@ -50,6 +52,7 @@ def match_summary(
     """A match as history lists it: who sat where (with their usernames, for accounts),
     the result, and what it did to the ratings (``changes``, when it was rated)."""
     usernames = usernames or {}
+    left = {player["seat"] for player in match.players if player.get("left")}
     return {
         "id": match.id,
         "room_id": match.room_id,
@@ -63,7 +66,7 @@ def match_summary(
         "scores": match.scores,
         "winners": match.winners,
         "rated": match.rated,
-        "ratings": [rating_change(change) for change in changes],
+        "ratings": [rating_change(change, change.seat in left) for change in changes],
         "created_at": iso(match.created_at),
         "finished_at": iso(match.finished_at),
     }

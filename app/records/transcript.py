@@ -114,10 +114,11 @@ def transcript(
         lines.append(f"  {names[seat]}: {score}" + (" — winner" if seat in winners else ""))
     if changes:
         lines += ["", "Ratings"]
+        left = {player["seat"] for player in match.players if player.get("left")}
         for change in changes:
             delta = change.rating_after - change.rating_before
             lines.append(
                 f"  {names[change.seat]}: {change.rating_before} → {change.rating_after}"
-                f" ({delta:+d})"
+                f" ({delta:+d})" + (" — left the table: rated last" if change.seat in left else "")
             )
     return "\n".join(lines) + "\n"

@@ -70,7 +70,8 @@ class LiveRoom:
     # room (app/cluster), never for clients.
     last_action: tuple[int, int, dict[str, Any]] | None = None
     rematch_id: str | None = None
-    # A rated table (accounts only, no computers) until a computer takes a seat over.
+    # A rated table: accounts only, no computers of the host's choosing (a computer standing
+    # in for a person who left keeps it rated: app/ratings/ledger.py).
     rated: bool = False
     # The time control ({"turn", "bank"}: seconds per turn and banked, or None: untimed) and,
     # once the match started, the seats' turn clocks (app/rooms/turn_clocks.py).

@@ -6,7 +6,8 @@ played the person's moves twice in a row (``take_over``). Either way the compute
 in* for the person: the seat remembers them, and at any moment before the match ends they
 may take it back (``reclaim``, POST /reclaim). The computer stops at once: the referee
 refuses a computer's move for a seat that is no longer a computer's, even one already on
-its way.
+its way. A rated match stays rated either way; whoever a computer still stands in for when
+it ends walked away, and is rated last (app/ratings/ledger.py).
 """
 
 from __future__ import annotations
@@ -95,19 +96,12 @@ class StandIns:
         person = room.seats[seat]
         assert person is not None and person.user_id is not None
         computer = SeatHolder(None, kind, room.computer_name(seat), person.user_id, person.name)
-        # A computer taking a seat over ends a match's being rated, in the same transaction.
-        unrate = room.match_id if room.rated else None
+        # A rated match stays rated: if the person has not taken the seat back by the end,
+        # they are rated as having walked away (app/ratings/ledger.py).
         await self.storage.call(
-            store.put_seat,
-            room_id=room.id,
-            seat=seat,
-            holder=holder_columns(computer),
-            room_changes={"rated": False} if unrate else None,
-            unrate_match_id=unrate,
+            store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(computer)
         )
         room.seats[seat] = computer
-        if unrate is not None:
-            room.rated = False
         room.described()
         self.notifier.room_changed(room)
 

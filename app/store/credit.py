@@ -8,7 +8,10 @@ ends, each seat of its record gets:
   played, ``{"from": seq, "to": seq, "bot": kind}`` with the first and last move of the
   run ("Bob — a computer played moves 61 to 120");
 - ``timeouts``: how many of the seat's moves the clock played for its person;
-- ``credited``: whether the seat's result belongs to whoever the seat names.
+- ``credited``: whether the seat's result belongs to whoever the seat names;
+- ``left``: whether its person walked away — a computer was standing in for them when the
+  match ended (a person who took the seat back before the end did not leave). A rated
+  match ranks such a person last (app/ratings/model.py).
 
 The rule: a seat's result is its person's only when the person made the seat's moves.
 A move the clock played while they held the seat counts as theirs — they were at the
@@ -19,7 +22,7 @@ is the computer's, and credited to it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 # (seq, seat, played_by, timeout) of one logged move
@@ -31,8 +34,11 @@ def _stood_in(player: dict[str, Any], by: dict[str, Any] | None, timeout: bool) 
     return player.get("user_id") is not None and by is not None and "bot" in by and not timeout
 
 
-def seat_records(players: list[dict[str, Any]], moves: Iterable[Move]) -> list[dict[str, Any]]:
-    """The match's ``players`` (as written at its start) with who played which moves."""
+def seat_records(
+    players: list[dict[str, Any]], moves: Iterable[Move], stood_in_at_end: Collection[int] = ()
+) -> list[dict[str, Any]]:
+    """The match's ``players`` (as written at its start) with who played which moves;
+    ``stood_in_at_end``: the seats a computer held for their person when it ended."""
     by_seat: dict[int, list[Move]] = {}
     for move in sorted(moves):
         by_seat.setdefault(move[1], []).append(move)
@@ -50,10 +56,18 @@ def seat_records(players: list[dict[str, Any]], moves: Iterable[Move]) -> list[d
                 assert by is not None
                 runs.append({"from": seq, "to": seq, "bot": by["bot"]})
             previous_stood_in = stood_in
-        records.append({**player, "stand_ins": runs, "timeouts": timeouts, "credited": not runs})
+        records.append(
+            {
+                **player,
+                "stand_ins": runs,
+                "timeouts": timeouts,
+                "credited": not runs,
+                "left": player["seat"] in stood_in_at_end,
+            }
+        )
     return records
 
 
 def with_defaults(player: dict[str, Any]) -> dict[str, Any]:
     """A seat of a match not over yet (or logged before moves were attributed)."""
-    return {"stand_ins": [], "timeouts": 0, "credited": True, **player}
+    return {"stand_ins": [], "timeouts": 0, "credited": True, "left": False, **player}

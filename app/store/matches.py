@@ -16,6 +16,7 @@ from app.models import (
     MatchEvent,
     MatchPlayer,
     Room,
+    Seat,
     utcnow,
 )
 from app.store.credit import seat_records
@@ -53,7 +54,8 @@ def end_match(
     winners: list[int],
     finished_at: datetime | None = None,
 ) -> None:
-    """Record a match's end, with who played which moves of each seat (app/store/credit.py).
+    """Record a match's end, with who played which moves of each seat and whose seat a
+    computer was standing in for at the end (app/store/credit.py).
 
     Runs in the caller's transaction: the event log's, with the last event.
     """
@@ -63,6 +65,13 @@ def end_match(
             MatchEvent.match_id == match_id
         )
     )
+    # The seats as they are now: a stand-in and a seat taken back are written under the
+    # room's lock, which the move that ends the match holds until this commits.
+    stood_in = connection.execute(
+        select(Seat.seat)
+        .join(Match, Match.room_id == Seat.room_id)
+        .where(Match.id == match_id, Seat.stand_in_for.is_not(None))
+    ).scalars()
     connection.execute(
         update(Match)
         .where(Match.id == match_id)
@@ -70,7 +79,7 @@ def end_match(
             status=status,
             scores=scores,
             winners=winners,
-            players=seat_records(players, [tuple(row) for row in moves]),
+            players=seat_records(players, [tuple(row) for row in moves], set(stood_in)),
             finished_at=finished_at or utcnow(),
         )
     )

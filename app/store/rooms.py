@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
     Base,
-    Match,
     Room,
     Seat,
 )
@@ -63,14 +62,12 @@ def put_seat(
     seat: int,
     holder: dict[str, Any],
     room_changes: dict[str, Any] | None = None,
-    unrate_match_id: str | None = None,
 ) -> None:
     """Give a seat to a user or a computer player (taking it, or replacing its holder).
 
     ``holder`` has ``user_id``, ``bot``, ``name`` and, for a computer standing in for a
     person, ``stand_in_for`` and ``stand_in_name``. ``room_changes`` (the host, the clocks)
-    are written to the room in the same transaction; with ``unrate_match_id`` (a computer
-    taking over a rated match) the match stops being rated too.
+    are written to the room in the same transaction.
     """
     holder = {"stand_in_for": None, "stand_in_name": None, **holder}
     changed = session.execute(
@@ -80,8 +77,6 @@ def put_seat(
         session.execute(insert(Seat), [{"room_id": room_id, "seat": seat, **holder}])
     if room_changes:
         session.execute(update(Room).where(Room.id == room_id).values(**room_changes))
-    if unrate_match_id is not None:
-        session.execute(update(Match).where(Match.id == unrate_match_id).values(rated=False))
     session.commit()
 
 

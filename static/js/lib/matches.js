@@ -1,8 +1,8 @@
 // matches.js — one finished (or abandoned) match as a list item, shared by the history and
 // player pages: the game and when, each player (a link to their page for accounts) with
 // their score, the winners, who played which moves where a computer stood in or the clock
-// played, the rating changes of a rated match, and links to the review and the downloads
-// (the JSON record and the text transcript).
+// played, the rating changes of a rated match (marking a player who left, rated last), and
+// links to the review and the downloads (the JSON record and the text transcript).
 
 import { credited, playedBy } from "./credit.js";
 import { formatDate, h } from "./dom.js";
@@ -23,17 +23,26 @@ function playerName(player) {
   return name;
 }
 
+/** Why a player's rating changed as it did, when it was not by their seat's result. */
+export const LEFT_NOTE = "left the table: rated last";
+
 function ratingChange(change) {
   if (!change) return null;
-  return h(
-    "span.rating-change",
-    {
-      class: change.change >= 0 ? "up" : "down",
-      dataset: { ratingSeat: String(change.seat) },
-      title: `Rating ${change.before} → ${change.after}`,
-    },
-    `${change.after} (${signed(change.change)})`,
-  );
+  return [
+    h(
+      "span.rating-change",
+      {
+        class: change.change >= 0 ? "up" : "down",
+        dataset: { ratingSeat: String(change.seat) },
+        title: `Rating ${change.before} → ${change.after}`,
+      },
+      `${change.after} (${signed(change.change)})`,
+    ),
+    // A rated match stays rated when someone walks away: they are rated last.
+    change.left
+      ? h("span.small.muted", { dataset: { left: String(change.seat) } }, `(${LEFT_NOTE})`)
+      : null,
+  ];
 }
 
 export function matchItem(match) {

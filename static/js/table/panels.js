@@ -4,11 +4,11 @@
 // The play log's panel is in log.js; a game's own summaries come from its module.
 
 import { h, listWords, plural } from "../lib/dom.js";
-import { signed } from "../lib/matches.js";
+import { LEFT_NOTE, signed } from "../lib/matches.js";
 import { errorSlot } from "./errors.js";
 
 /** The result; `ratings`: the rating changes of a rated match ([{seat, before, after,
- *  change}]), once known; `onRematch`: what a live table does for a rematch. */
+ *  change, left}]), once known; `onRematch`: what a live table does for a rematch. */
 export function result(ctx, { onRematch, ratings } = {}) {
   const { view, room } = ctx;
   if (!view.over) return null;
@@ -66,6 +66,8 @@ function ratingList(ctx, ratings) {
           "li",
           { dataset: { ratingSeat: String(c.seat) }, class: c.change >= 0 ? "up" : "down" },
           h("span", {}, ctx.name(c.seat)),
+          // Someone who walked away is rated last, whatever their seat scored.
+          c.left ? h("span.small.muted", { dataset: { left: String(c.seat) } }, LEFT_NOTE) : null,
           h("span", {}, `${c.before} → ${c.after}`),
           h("strong", {}, signed(c.change)),
         ),
