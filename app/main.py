@@ -24,6 +24,7 @@ from app.cluster.cluster import Cluster
 from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
 from app.connections.hub import Hub
+from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
 from app.http.guards import HttpGuards, parse_origins
@@ -161,6 +162,10 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
                 loop.call_soon_threadsafe(publish, user_id)
 
             auth.tell_others = tell_others
+        # Ending a session, here or in another process, closes its open sockets here.
+        session_ends = SessionEnds(hub, auth.live_sessions, asyncio.get_running_loop())
+        auth.on_forget_user = session_ends.user_forgotten
+        auth.on_forget_all = session_ends.all_forgotten
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:
@@ -168,6 +173,7 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         _settle_heap()
         yield
         watchdog.cancel()
+        await session_ends.close()
         if cluster is not None:
             await cluster.close()
         await rooms.close()

@@ -95,6 +95,11 @@ class Authenticator:
         self._by_user: dict[str, set[str]] = {}
         # Set when several processes run: tells the others to forget a user too.
         self.tell_others: Callable[[str], None] | None = None
+        # Told here whenever a user is forgotten (said here or by another process), and
+        # when everything is: the open sockets of ended sessions close (app/connections/).
+        # Called from whichever thread forgets.
+        self.on_forget_user: Callable[[str], None] = lambda _user_id: None
+        self.on_forget_all: Callable[[], None] = lambda: None
 
     def session_id(self, cookie: str | None) -> str | None:
         return self.signer.read(cookie)
@@ -138,7 +143,7 @@ class Authenticator:
         if identity is None:
             return None
         if len(self._cache) >= MAX_CACHED:
-            self.forget_all()
+            self._clear()
         self._cache[identity.session_id] = (self.clock(), identity)
         self._by_user.setdefault(identity.id, set()).add(identity.session_id)
         return identity
@@ -160,7 +165,21 @@ class Authenticator:
     def forget_here(self, user_id: str) -> None:
         for session_id in self._by_user.pop(user_id, set()):
             self._cache.pop(session_id, None)
+        self.on_forget_user(user_id)
 
     def forget_all(self) -> None:
+        """Word of ended sessions may have been missed: forget every cached identity."""
+        self._clear()
+        self.on_forget_all()
+
+    def _clear(self) -> None:
         self._cache.clear()
         self._by_user.clear()
+
+    def live_sessions(self, session_ids: set[str]) -> set[str]:
+        """Which of ``session_ids`` still name an unexpired session, from the database
+        (never the cache); for code in a worker thread."""
+        if not session_ids:
+            return set()
+        with self.sessions() as session:
+            return store.live_sessions(session=session, session_ids=session_ids, now=utcnow())

@@ -131,6 +131,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await state.limiter.look_up(room_id, address)
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
         user_id = identity.id if identity is not None else None
+        session_id = identity.session_id if identity is not None else None
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
     except Refusal as error:
@@ -159,6 +160,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         grace=rooms.absence_grace,
         address=address,
         chat=chat.recent_of(room),
+        session_id=session_id,
     )
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
@@ -196,6 +198,11 @@ async def serve(
     while not connection.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
+            break
+        if connection.session_check is not None:
+            # Word came that the session may have ended: its answer comes first.
+            await asyncio.shield(connection.session_check)
+        if connection.closed:  # its session ended (or it was closed) meanwhile
             break
         text: Any = message.get("text")
         if not bucket.allow(loop.time()):
