@@ -29,6 +29,7 @@ from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.sessions import Authenticator
 from app.rooms import Rooms
@@ -199,6 +200,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.allowed_origins = parse_origins(settings.allowed_origins)
     state.sessions = services.database.sessions
     state.signer = services.signer
+    state.browser_marks = BrowserMarks(settings.resolved_secret_key())
     state.auth = services.auth
     state.limiter = Limiter(services.quotas, SiteQuotas.from_settings(settings))
     state.hub = services.hub

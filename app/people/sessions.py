@@ -43,6 +43,9 @@ class Identity:
     username: str | None
     session_id: str
     expires_at: datetime
+    # When the person was first made (None: not loaded); a mute covers guests made after it
+    # from the muted person's address (app/chat/mutes.py).
+    since: datetime | None = None
 
     @property
     def is_account(self) -> bool:
@@ -57,23 +60,40 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(32)
 
 
-def open_session(session: Session, user_id: str, *, is_account: bool) -> tuple[str, datetime]:
+@dataclass(frozen=True)
+class Origin:
+    """Where a session is opened: the browser's mark (app/people/browser_mark.py) and the
+    network address (None: not known)."""
+
+    browser: str | None = None
+    address: str | None = None
+
+
+def open_session(
+    session: Session, user_id: str, *, is_account: bool, origin: Origin | None = None
+) -> tuple[str, datetime]:
     """Add a new session for ``user_id`` to the transaction; (its id, its expiry)."""
     session_id, expires_at = new_session_id(), utcnow() + lifetime(is_account)
+    origin = origin or Origin()
     store.open_session(
-        session=session, session_id=session_id, user_id=user_id, expires_at=expires_at
+        session=session,
+        session_id=session_id,
+        user_id=user_id,
+        expires_at=expires_at,
+        browser=origin.browser,
+        address=origin.address,
     )
     return session_id, expires_at
 
 
-def new_guest(session: Session, name: str | None = None) -> Identity:
+def new_guest(session: Session, name: str | None = None, origin: Origin | None = None) -> Identity:
     """A new guest with a session of its own (committed)."""
-    user = User(id=new_user_id(), name=name or guest_name())
+    user = User(id=new_user_id(), name=name or guest_name(), created_at=utcnow())
     session.add(user)
     session.flush()
-    session_id, expires_at = open_session(session, user.id, is_account=False)
+    session_id, expires_at = open_session(session, user.id, is_account=False, origin=origin)
     session.commit()
-    return Identity(user.id, user.name, None, session_id, expires_at)
+    return Identity(user.id, user.name, None, session_id, expires_at, user.created_at)
 
 
 class Authenticator:
@@ -137,7 +157,7 @@ class Authenticator:
         if found is None:
             return None
         row, user = found
-        return Identity(user.id, user.name, user.username, row.id, row.expires_at)
+        return Identity(user.id, user.name, user.username, row.id, row.expires_at, user.created_at)
 
     def _keep(self, identity: Identity | None) -> Identity | None:
         if identity is None:

@@ -24,6 +24,7 @@ from app.http.deps import (
     CurrentUser,
     Limits,
     MaybeUser,
+    SessionOrigin,
     Signer,
     client_address,
 )
@@ -39,7 +40,7 @@ from app.people.names import (
     clean_username,
 )
 from app.people.passwords import hash_password, verify
-from app.people.sessions import Identity, lifetime, open_session
+from app.people.sessions import Identity, Origin, lifetime, open_session
 from app.refusal import Refusal
 from app.routes.sessions import who
 
@@ -49,7 +50,11 @@ USERNAME_TAKEN = "That username is taken (or looks too much like one that is)."
 
 
 def _make_account(
-    sessions: sessionmaker[Session], guest: Identity, username: str, password_hash: str
+    sessions: sessionmaker[Session],
+    guest: Identity,
+    username: str,
+    password_hash: str,
+    origin: Origin,
 ) -> Identity:
     """The guest's row becomes the account; its session is replaced. One transaction."""
     key = name_key(username)
@@ -61,7 +66,7 @@ def _make_account(
         user.username, user.username_key, user.name = username, key, username
         user.password_hash = password_hash
         store.close_session(session=session, session_id=guest.session_id)
-        session_id, expires_at = open_session(session, user.id, is_account=True)
+        session_id, expires_at = open_session(session, user.id, is_account=True, origin=origin)
         try:
             session.commit()
         except IntegrityError:  # another sign-up took the key meanwhile
@@ -77,6 +82,7 @@ async def sign_up(
     auth: Auth,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Turn the caller's guest identity into an account, keeping every match it played."""
     if user.is_account:
@@ -89,7 +95,9 @@ async def sign_up(
     except InvalidPassword as error:
         raise Refusal("bad_password", str(error), 422) from None
     password_hash = await asyncio.to_thread(hash_password, password)
-    account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
+    account = await asyncio.to_thread(
+        _make_account, auth.sessions, user, username, password_hash, origin
+    )
     auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())
     set_session_cookie(response, signer, account.session_id, settings, max_age)
@@ -102,7 +110,11 @@ def _find_account(sessions: sessionmaker[Session], key: str) -> User | None:
 
 
 def _log_in(
-    sessions: sessionmaker[Session], user: User, new_hash: str | None, old_session: str | None
+    sessions: sessionmaker[Session],
+    user: User,
+    new_hash: str | None,
+    old_session: str | None,
+    origin: Origin,
 ) -> Identity:
     with sessions() as session:
         if new_hash is not None:  # the hashing parameters changed since it was made
@@ -111,7 +123,7 @@ def _log_in(
             row.password_hash = new_hash
         if old_session is not None:
             store.close_session(session=session, session_id=old_session)
-        session_id, expires_at = open_session(session, user.id, is_account=True)
+        session_id, expires_at = open_session(session, user.id, is_account=True, origin=origin)
         session.commit()
     return Identity(user.id, user.name, user.username, session_id, expires_at)
 
@@ -126,6 +138,7 @@ async def log_in(
     limits: Limits,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Sign this browser in to an account (its guest session, if any, ends)."""
     key = name_key(body.username.strip())
@@ -138,7 +151,7 @@ async def log_in(
     if not ok or account is None:
         raise Refusal("bad_login", "Wrong username or password.", 401)
     old = user.session_id if user is not None else None
-    signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
+    signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old, origin)
     if user is not None:
         auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from app import store
-from app.http.deps import AppSettings, Auth, CurrentUser, MaybeUser, Signer
+from app.http.deps import AppSettings, Auth, CurrentUser, MaybeUser, SessionOrigin, Signer
 from app.http.schemas import SessionIn
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
@@ -39,6 +39,7 @@ def start_session(
     auth: Auth,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Start the caller's guest identity (and its session cookie), or rename the guest."""
     name = name_or_error(body.name)
@@ -53,7 +54,7 @@ def start_session(
                 "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
             )
         if user is None:
-            guest = new_guest(session, name)
+            guest = new_guest(session, name, origin)
             max_age = int(lifetime(False).total_seconds())
             set_session_cookie(response, signer, guest.session_id, settings, max_age)
             return who(guest)

@@ -18,6 +18,7 @@ import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
 
+from app.chat.mutes import Speaker
 from app.chat.service import Chat
 from app.config import Settings
 from app.connections.hub import Connection, Hub
@@ -31,6 +32,7 @@ from app.http.schemas import (
     ReactMessage,
 )
 from app.limits.buckets import TokenBucket
+from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.store.outage import is_outage
@@ -101,6 +103,15 @@ async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
             raise
         return
     connection.send_chat_log()
+
+
+def speaker_of(websocket: WebSocket, identity: Identity | None, address: str) -> Speaker | None:
+    """Who speaks through this socket as far as the server can tell, for the mutes."""
+    if identity is None:
+        return None
+    browser = websocket.app.state.browser_marks.read(websocket.cookies)
+    since = None if identity.is_account else identity.since
+    return Speaker(identity.id, browser=browser, address=address, guest_since=since)
 
 
 def check_socket_caps(hub: Hub, settings: Settings, user_id: str | None, address: str) -> None:
@@ -175,7 +186,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     connection.notify()  # ... the newcomer gets the room and its view at once
     try:
         await send_first_chat_log(chat, connection)
-        await serve(websocket, connection, rooms, chat, settings)
+        speaker = speaker_of(websocket, identity, address)
+        await serve(websocket, connection, rooms, chat, settings, speaker)
     except asyncio.CancelledError:
         if not connection.dropped:
             raise
@@ -188,7 +200,12 @@ async def play(websocket: WebSocket, room_id: str) -> None:
 
 
 async def serve(
-    websocket: WebSocket, connection: Connection, rooms: Rooms, chat: Chat, settings: Settings
+    websocket: WebSocket,
+    connection: Connection,
+    rooms: Rooms,
+    chat: Chat,
+    settings: Settings,
+    speaker: Speaker | None = None,
 ) -> None:
     """Answer one connection's messages until it closes."""
     room, user_id = connection.room, connection.user_id
@@ -235,10 +252,12 @@ async def serve(
         elif isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
         elif isinstance(parsed, ChatLine):
-            said = chat.say(room, user_id=user_id, channel=parsed.channel, text=parsed.text)
+            said = chat.say(
+                room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
+            )
             await answer(connection, said, "chat")
         elif isinstance(parsed, ReactMessage):
-            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction)
+            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
             await answer(connection, reacted, "react")
         else:
             await answer(

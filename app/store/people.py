@@ -30,11 +30,25 @@ def users_by_id(*, session: Session, user_ids: set[str]) -> dict[str, User]:
     return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
 
 
-def open_session(*, session: Session, session_id: str, user_id: str, expires_at: datetime) -> None:
-    session.execute(
-        insert(AuthSession),
-        [{"id": session_id, "user_id": user_id, "expires_at": expires_at}],
+def open_session(
+    *,
+    session: Session,
+    session_id: str,
+    user_id: str,
+    expires_at: datetime,
+    browser: str | None = None,
+    address: str | None = None,
+) -> None:
+    row = {"id": session_id, "user_id": user_id, "expires_at": expires_at}
+    session.execute(insert(AuthSession), [{**row, "browser": browser, "address": address}])
+
+
+def session_origins(*, session: Session, user_id: str) -> list[tuple[str | None, str | None]]:
+    """The (browser mark, address) each live session of a user was opened from."""
+    rows = session.execute(
+        select(AuthSession.browser, AuthSession.address).where(AuthSession.user_id == user_id)
     )
+    return [(browser, address) for browser, address in rows]
 
 
 def session_user(
