@@ -167,6 +167,7 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         session_ends = SessionEnds(hub, auth.live_sessions, asyncio.get_running_loop())
         auth.on_forget_user = session_ends.user_forgotten
         auth.on_forget_all = session_ends.all_forgotten
+        _app.state.session_ends = session_ends
         watchdog = asyncio.get_running_loop().create_task(hub.watch_for_stuck_clients())
         resumed = await rooms.registry.resume_all()
         if resumed:

@@ -23,6 +23,7 @@ from app.connections.hub import Connection, Hub
 
 SIGNED_OUT_CLOSE = 4401  # the socket's session ended: signing in again is needed
 SIGNED_OUT_REASON = "signed out"
+MAX_REMEMBERED = 10_000  # users whose word is remembered for sockets being opened
 
 log = logging.getLogger("parlour.connections")
 
@@ -41,14 +42,48 @@ class SessionEnds:
         self.live_sessions = live_sessions
         self.loop = loop
         self._tasks: set[asyncio.Task[None]] = set()
+        # Word of ended sessions, numbered as it comes: per user the number of the last
+        # word, and the last word that concerned everyone. A socket whose identity was read
+        # while word came is checked once registered (``registered``).
+        self.heard = 0
+        self._last_word: dict[str, int] = {}
+        self._last_word_for_all = 0
 
     def user_forgotten(self, user_id: str) -> None:
         """A user's sessions may have ended: check their sockets here (any thread)."""
-        self._on_loop(lambda: self._check(self.hub.connections(user_id)))
+
+        def check() -> None:
+            self._note(user_id)
+            self._check(self.hub.connections(user_id))
+
+        self._on_loop(check)
 
     def all_forgotten(self) -> None:
         """Any session may have ended: check every socket here (any thread)."""
-        self._on_loop(lambda: self._check(self.hub.connections()))
+
+        def check() -> None:
+            self._note(None)
+            self._check(self.hub.connections())
+
+        self._on_loop(check)
+
+    def registered(self, connection: Connection, heard_before: int) -> None:
+        """A socket just joined the hub; ``heard_before`` was ``heard`` before its identity
+        was read. Word that came meanwhile for its user found it not yet registered: it is
+        checked now."""
+        user_id = connection.user_id
+        last = max(self._last_word.get(user_id, 0) if user_id else 0, self._last_word_for_all)
+        if last > heard_before:
+            self._check([connection])
+
+    def _note(self, user_id: str | None) -> None:
+        self.heard += 1
+        if user_id is None or len(self._last_word) >= MAX_REMEMBERED:
+            # Forgetting who was named only makes more sockets checked, never fewer.
+            self._last_word.clear()
+            self._last_word_for_all = self.heard
+        else:
+            self._last_word[user_id] = self.heard
 
     def _on_loop(self, callback: Callable[[], None]) -> None:
         try:

@@ -22,6 +22,7 @@ from app.chat.mutes import Speaker
 from app.chat.service import Chat
 from app.config import Settings
 from app.connections.hub import Connection, Hub
+from app.connections.session_ends import SessionEnds
 from app.http.deps import client_address
 from app.http.guards import origin_allowed
 from app.http.schemas import (
@@ -138,6 +139,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
     address = client_address(websocket)
+    session_ends: SessionEnds = state.session_ends
+    heard_before = session_ends.heard
     try:
         await state.limiter.look_up(room_id, address)
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
@@ -176,6 +179,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)
+    # A session that ended while this socket was being opened closes it too.
+    session_ends.registered(connection, heard_before)
     try:
         await websocket.accept()
     except BaseException:

@@ -4,6 +4,7 @@ sockets of sessions that live on stay open."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -15,9 +16,13 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from app.connections.hub import Connection, Hub
+from app.connections.session_ends import SessionEnds
+from app.rooms.time_source import SystemTime
 from tests.app.helpers import PASSWORD, NewClient, account, next_of, started_room, state_at
 from tests.app.live_clients import Seat
 from tests.app.redis_server import RedisServer
+from tests.app.test_stuck_clients import a_room
 from tests.conftest import LiveServer
 
 SIGNED_OUT = 4401
@@ -117,3 +122,41 @@ def test_logging_out_everywhere_closes_sockets_in_every_process(
         finally:
             phone.close()
             bob.close()
+
+
+def test_a_session_ended_while_its_socket_opens_closes_the_socket() -> None:
+    """The word of the logout comes before the socket is registered with the hub (its
+    identity was already read): the socket is checked once it is."""
+
+    async def scenario() -> tuple[bool, tuple[int, str] | None, bool]:
+        loop = asyncio.get_running_loop()
+        hub = Hub()
+        ends = SessionEnds(hub, lambda ids: {"live"} & ids, loop)
+
+        def opened(user_id: str, session_id: str) -> Connection:
+            return Connection(
+                None,  # type: ignore[arg-type]  # never started: nothing is sent
+                user_id,
+                a_room(),
+                hub,
+                8,
+                time_source=SystemTime(),
+                grace=60.0,
+                address="test",
+                session_id=session_id,
+            )
+
+        heard_before = ends.heard
+        ends.user_forgotten("u1")  # the logout, while the socket of "u1" is being opened
+        ended, other = opened("u1", "gone"), opened("u2", "live")
+        for connection in (ended, other):
+            hub.add(connection)
+            ends.registered(connection, heard_before)
+        check = ended.session_check
+        assert check is not None and other.session_check is None
+        await check
+        return ended.closed, ended._close, other.closed
+
+    closed, frame, other_closed = asyncio.run(scenario())
+    assert closed and frame == (SIGNED_OUT, "signed out")
+    assert not other_closed
