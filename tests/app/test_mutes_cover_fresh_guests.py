@@ -13,6 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.helpers import make_app, next_of, running
+from tests.app.live_clients import Factory, Seat
+from tests.app.redis_server import RedisServer
+from tests.app.test_cluster import servers
 
 Browser = Callable[[str, str | None], TestClient]
 
@@ -88,3 +91,28 @@ def test_a_fresh_guest_from_a_muted_players_address_is_muted(browser: Browser) -
     assert said(ann, room_id, "the host is never covered")["type"] == "chat"
     mute(ann, room_id, user_id(bob), muted=False)
     assert said(disguised, room_id, "forgiven")["type"] == "chat"
+
+
+def test_what_a_mute_covers_reaches_every_process(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    ann, eve = Seat(a, "Ann"), Seat(b, "Eve")  # the room is refereed by a; Eve is on b
+    room_id = ann.http.post("/api/rooms", json={"game": "cupid"}).json()["id"]
+    eve.connect(room_id)
+    eve.next_of("chat_log")
+    eve_id = eve.http.get("/api/session").json()["user_id"]
+    muted = ann.http.post(f"{a.url}/api/rooms/{room_id}/mute", json={"user_id": eve_id})
+    assert muted.is_success
+    while eve_id not in eve.next_of("room")["room"]["muted"]:
+        pass
+    # Eve again, as a new guest in a private window (same address), through b.
+    disguised = Seat(b, "Eve")
+    try:
+        disguised.connect(room_id)
+        disguised.next_of("chat_log")
+        disguised.say("watchers", "guess who")
+        assert disguised.next_of("error")["code"] == "muted"
+    finally:
+        for person in (ann, eve, disguised):
+            person.close()
