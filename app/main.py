@@ -26,11 +26,13 @@ from app.cluster.cluster import Cluster
 from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
 from app.connections.hub import Hub
+from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
 from app.people.idle_guests import GuestSweeper
@@ -182,6 +184,11 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
 
             auth.tell_others = tell_others
         loop = asyncio.get_running_loop()
+        # Ending a session, here or in another process, closes its open sockets here.
+        session_ends = SessionEnds(hub, auth.live_sessions, loop)
+        auth.on_forget_user = session_ends.user_forgotten
+        auth.on_forget_all = session_ends.all_forgotten
+        _app.state.session_ends = session_ends
         watchdog = loop.create_task(hub.watch_for_stuck_clients())
         sweeper = services.guest_sweeper
         sweeps = loop.create_task(sweeper.run()) if sweeper.every > 0 else None
@@ -194,6 +201,7 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         if sweeps is not None:
             sweeps.cancel()
         services.hashing.close()
+        await session_ends.close()
         if cluster is not None:
             await cluster.close()
         await rooms.close()
@@ -219,6 +227,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.allowed_origins = parse_origins(settings.allowed_origins)
     state.sessions = services.database.sessions
     state.signer = services.signer
+    state.browser_marks = BrowserMarks(settings.resolved_secret_key())
     state.auth = services.auth
     state.hashing = services.hashing
     state.guest_sweeper = services.guest_sweeper

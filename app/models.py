@@ -61,6 +61,10 @@ class AuthSession(Base):
     # When the session was last used, to the day (app/people/sessions.py): a guest none of
     # whose sessions was used for a month, and who played no match, is removed.
     used_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Where it was opened: the browser's mark (app/people/browser_mark.py) and the network
+    # address. A mute at a table covers fresh guests coming from either (app/chat/mutes.py).
+    browser: Mapped[str | None] = mapped_column(String(64), default=None)
+    address: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class Room(Base):
@@ -96,6 +100,11 @@ class Room(Base):
     # people muted at this table (user ids).
     watchers_chat: Mapped[bool] = mapped_column(default=True, server_default=true())
     muted: Mapped[list[str]] = mapped_column(JSON, default=list, server_default=text("'[]'"))
+    # Per muted person, what their mute also covers: {user id: {"at": when muted (ISO),
+    # "browsers": [...], "addresses": [...]}} (app/chat/mutes.py). Never sent to clients.
+    mute_marks: Mapped[dict[str, Any]] = mapped_column(
+        JSON, default=dict, server_default=text("'{}'")
+    )
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"

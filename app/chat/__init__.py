@@ -7,6 +7,7 @@ others through Redis.
 
 - ``text``    — cleaning what people type, the length limit, the fixed set of reactions;
 - ``access``  — who reads and who writes which channel, and the refusals;
+- ``mutes``   — who a mute covers: the person, and fresh guests from their browser or address;
 - ``recent``  — a room's last messages per channel, as this process knows them, kept per
                 room (``RecentChats``: the chat's own storage, not the room's);
 - ``outlet``  — what a message is on its way out, and the interface of those who deliver it;

@@ -5,11 +5,13 @@ to the room reads it. ``watchers`` is everyone else's: anyone connected writes i
 the watchers always read it; the players read it (and so may write in it) only while the
 host leaves the room's ``watchers_chat`` setting on. Reactions are the players' (they are
 shown at a player's plate), and everyone reads them. A person the host muted writes
-nothing and reacts with nothing.
+nothing and reacts with nothing, and so does a fresh identity the mute covers
+(app/chat/mutes.py).
 """
 
 from __future__ import annotations
 
+from app.chat.mutes import Speaker, is_muted
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 
@@ -28,11 +30,12 @@ def readable(room: LiveRoom, seat: int | None) -> frozenset[str]:
     return _TABLE_ONLY
 
 
-def check_speaker(room: LiveRoom, user_id: str | None) -> str:
-    """A speaker needs an identity, and the host must not have muted them."""
+def check_speaker(room: LiveRoom, user_id: str | None, speaker: Speaker | None = None) -> str:
+    """A speaker needs an identity, and the host must not have muted them — nor, as far
+    as the server can tell, the person behind them (app/chat/mutes.py)."""
     if user_id is None:
         raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
-    if user_id in room.muted:
+    if is_muted(room, speaker if speaker is not None else Speaker(user_id)):
         raise Refusal("muted", "The host has muted you at this table.", 403)
     return user_id
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from app import store
 from app.chat.access import CHANNELS, check_channel, check_speaker
+from app.chat.mutes import Speaker
 from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
 from app.chat.recent import KEPT, RecentChat, RecentChats
 from app.chat.text import REACTIONS, checked_text
@@ -72,9 +73,18 @@ class Chat:
                 429,
             )
 
-    async def say(self, room: LiveRoom, *, user_id: str | None, channel: str, text: str) -> None:
-        """Store a line and hand it on; Refusal (nothing stored) when it is refused."""
-        speaker = check_speaker(room, user_id)
+    async def say(
+        self,
+        room: LiveRoom,
+        *,
+        user_id: str | None,
+        channel: str,
+        text: str,
+        origin: Speaker | None = None,
+    ) -> None:
+        """Store a line and hand it on; Refusal (nothing stored) when it is refused.
+        ``origin`` is who is speaking as far as the server can tell (for the mutes)."""
+        speaker = check_speaker(room, user_id, origin)
         seat = room.seat_of(speaker)
         check_channel(room, seat, channel)
         cleaned = checked_text(text)
@@ -99,11 +109,13 @@ class Chat:
             raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
         self._spread(room, Spoken.of(channel, chat_body(stored)))
 
-    async def react(self, room: LiveRoom, *, user_id: str | None, reaction: str) -> None:
+    async def react(
+        self, room: LiveRoom, *, user_id: str | None, reaction: str, origin: Speaker | None = None
+    ) -> None:
         """Hand on a player's reaction (never stored); Refusal when it is refused."""
         if reaction not in REACTIONS:
             raise Refusal("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
-        speaker = check_speaker(room, user_id)
+        speaker = check_speaker(room, user_id, origin)
         seat = room.seat_of(speaker)
         holder = room.seats[seat] if seat is not None else None
         if seat is None or holder is None:

@@ -1,5 +1,7 @@
 """The live connections of this process.
 
 - ``hub`` — ``Hub``: each room's connections and the fan-out to them; implements the rooms'
-            notifier and presence and the chat's readers for one process.
+            notifier and presence and the chat's readers for one process;
+- ``session_ends`` — ``SessionEnds``: a socket closes when the session it was opened with
+                     ends (a logout, here or in another process).
 """

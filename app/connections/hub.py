@@ -60,9 +60,16 @@ class Connection:
         grace: float,
         address: str,
         chat: RecentChat | None = None,
+        session_id: str | None = None,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
+        # The session the connection was opened with: it closes when that session ends
+        # (app/connections/session_ends.py).
+        self.session_id = session_id
+        # Set while the session is being checked after word that it may have ended: the
+        # connection's next message waits for the answer.
+        self.session_check: asyncio.Future[None] | None = None
         self.address = address  # for the caps on sockets per address
         self.room = room
         self.seat = room.seat_of(user_id)
@@ -235,6 +242,15 @@ class Hub:
             for connections in list(self._rooms.values()):
                 for connection in list(connections):
                     connection.drop_if_stuck(now)
+
+    def connections(self, user_id: str | None = None) -> list[Connection]:
+        """Every connection here, or those of one person."""
+        return [
+            connection
+            for connections in self._rooms.values()
+            for connection in connections
+            if user_id is None or connection.user_id == user_id
+        ]
 
     def add(self, connection: Connection) -> None:
         connections = self._rooms.setdefault(connection.room.id, set())

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.limits.quotas import Limiter
+from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
-from app.people.sessions import Authenticator, Identity
+from app.people.sessions import Authenticator, Identity, Origin
 from app.refusal import Refusal
 from app.rooms import Rooms
 
@@ -54,6 +55,17 @@ def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "unknown"
 
 
+ADDRESS_CHARS = 64  # as stored with a session
+
+
+async def session_origin(request: Request, response: Response) -> Origin:
+    """Where a session about to be opened comes from: the browser's mark (given one now if
+    it holds none; the cookie goes out with the response) and the caller's address."""
+    marks: BrowserMarks = request.app.state.browser_marks
+    mark = marks.keep(request.cookies, response, request.app.state.settings)
+    return Origin(mark, client_address(request)[:ADDRESS_CHARS])
+
+
 def get_session(request: Request) -> Iterator[Session]:
     with request.app.state.sessions() as session:
         yield session
@@ -90,3 +102,4 @@ DbSession = Annotated[Session, Depends(get_session)]
 MaybeUser = Annotated[Identity | None, Depends(current_user_or_none)]
 CurrentUser = Annotated[Identity, Depends(current_user)]
 CurrentAccount = Annotated[Identity, Depends(current_account)]
+SessionOrigin = Annotated[Origin, Depends(session_origin)]

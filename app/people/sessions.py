@@ -48,6 +48,9 @@ class Identity:
     username: str | None
     session_id: str
     expires_at: datetime
+    # When the person was first made (None: not loaded); a mute covers guests made after it
+    # from the muted person's address (app/chat/mutes.py).
+    since: datetime | None = None
 
     @property
     def is_account(self) -> bool:
@@ -62,23 +65,40 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(32)
 
 
-def open_session(session: Session, user_id: str, *, is_account: bool) -> tuple[str, datetime]:
+@dataclass(frozen=True)
+class Origin:
+    """Where a session is opened: the browser's mark (app/people/browser_mark.py) and the
+    network address (None: not known)."""
+
+    browser: str | None = None
+    address: str | None = None
+
+
+def open_session(
+    session: Session, user_id: str, *, is_account: bool, origin: Origin | None = None
+) -> tuple[str, datetime]:
     """Add a new session for ``user_id`` to the transaction; (its id, its expiry)."""
     session_id, expires_at = new_session_id(), utcnow() + lifetime(is_account)
+    origin = origin or Origin()
     store.open_session(
-        session=session, session_id=session_id, user_id=user_id, expires_at=expires_at
+        session=session,
+        session_id=session_id,
+        user_id=user_id,
+        expires_at=expires_at,
+        browser=origin.browser,
+        address=origin.address,
     )
     return session_id, expires_at
 
 
-def new_guest(session: Session, name: str | None = None) -> Identity:
+def new_guest(session: Session, name: str | None = None, origin: Origin | None = None) -> Identity:
     """A new guest with a session of its own (committed)."""
-    user = User(id=new_user_id(), name=name or guest_name())
+    user = User(id=new_user_id(), name=name or guest_name(), created_at=utcnow())
     session.add(user)
     session.flush()
-    session_id, expires_at = open_session(session, user.id, is_account=False)
+    session_id, expires_at = open_session(session, user.id, is_account=False, origin=origin)
     session.commit()
-    return Identity(user.id, user.name, None, session_id, expires_at)
+    return Identity(user.id, user.name, None, session_id, expires_at, user.created_at)
 
 
 class Authenticator:
@@ -100,6 +120,11 @@ class Authenticator:
         self._by_user: dict[str, set[str]] = {}
         # Set when several processes run: tells the others to forget a user too.
         self.tell_others: Callable[[str], None] | None = None
+        # Told here whenever a user is forgotten (said here or by another process), and
+        # when everything is: the open sockets of ended sessions close (app/connections/).
+        # Called from whichever thread forgets.
+        self.on_forget_user: Callable[[str], None] = lambda _user_id: None
+        self.on_forget_all: Callable[[], None] = lambda: None
 
     def session_id(self, cookie: str | None) -> str | None:
         return self.signer.read(cookie)
@@ -140,13 +165,13 @@ class Authenticator:
         if found is None:
             return None
         row, user = found
-        return Identity(user.id, user.name, user.username, row.id, row.expires_at)
+        return Identity(user.id, user.name, user.username, row.id, row.expires_at, user.created_at)
 
     def _keep(self, identity: Identity | None) -> Identity | None:
         if identity is None:
             return None
         if len(self._cache) >= MAX_CACHED:
-            self.forget_all()
+            self._clear()
         self._cache[identity.session_id] = (self.clock(), identity)
         self._by_user.setdefault(identity.id, set()).add(identity.session_id)
         return identity
@@ -168,7 +193,21 @@ class Authenticator:
     def forget_here(self, user_id: str) -> None:
         for session_id in self._by_user.pop(user_id, set()):
             self._cache.pop(session_id, None)
+        self.on_forget_user(user_id)
 
     def forget_all(self) -> None:
+        """Word of ended sessions may have been missed: forget every cached identity."""
+        self._clear()
+        self.on_forget_all()
+
+    def _clear(self) -> None:
         self._cache.clear()
         self._by_user.clear()
+
+    def live_sessions(self, session_ids: set[str]) -> set[str]:
+        """Which of ``session_ids`` still name an unexpired session, from the database
+        (never the cache); for code in a worker thread."""
+        if not session_ids:
+            return set()
+        with self.sessions() as session:
+            return store.live_sessions(session=session, session_ids=session_ids, now=utcnow())

@@ -8,6 +8,7 @@ room's lock, write one transaction, and only then change the room and tell the n
 from __future__ import annotations
 
 from app import store
+from app.models import utcnow
 from app.refusal import Refusal
 from app.rooms.lobby import check_host
 from app.rooms.notifier import Notifier
@@ -31,11 +32,19 @@ class ChatSettings:
             wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
             if wanted == room.muted:
                 return
-            if not await self.storage.call(
-                store.set_muted, room_id=room.id, muted=wanted, person=person
-            ):
+            # A mute covers the person's browsers and, for guests made after it, their
+            # addresses too (app/chat/mutes.py); unmuting lets both go.
+            marks = await self.storage.call(
+                store.set_muted,
+                room_id=room.id,
+                muted=wanted,
+                person=person,
+                marks=room.mute_marks,
+                at=utcnow() if muted else None,
+            )
+            if marks is None:
                 raise Refusal("user_not_found", "There is no such person.", 404)
-            room.muted = wanted
+            room.muted, room.mute_marks = wanted, marks
             room.described()
             self.notifier.room_changed(room)
 

@@ -50,6 +50,7 @@ def room_description(room: LiveRoom) -> dict[str, Any]:
         "vacant_since": room.vacant_since,
         "watchers_chat": room.watchers_chat,
         "muted": room.muted,
+        "mute_marks": room.mute_marks,
     }
 
 
@@ -69,6 +70,7 @@ _DESCRIBED = {
     "vacant_since": "vacant_since",
     "watchers_chat": "watchers_chat",
     "muted": "muted",
+    "mute_marks": "mute_marks",
 }
 
 

@@ -135,6 +135,7 @@ class Lobby:
             clock=setting,
             watchers_chat=True,
             muted=[],
+            mute_marks={},
         )
         row.seats = [Seat(seat=0, user_id=host_id, name=host_name)]
         await self.storage.call(store.insert_room, room=row)
@@ -333,6 +334,7 @@ class Lobby:
                 clock=room.time_control,
                 watchers_chat=True,
                 muted=[],
+                mute_marks={},
             )
             row.seats = [
                 Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)

@@ -86,6 +86,9 @@ class LiveRoom:
     # is muted here (user ids, sorted).
     watchers_chat: bool = True
     muted: list[str] = field(default_factory=list)
+    # What each mute also covers (app/chat/mutes.py): {user id: {"at", "browsers",
+    # "addresses"}}. Carried between processes, never to clients.
+    mute_marks: dict[str, Any] = field(default_factory=dict)
     # Bumped whenever the room description changes (seats, status, presence), so that a
     # connection knows to send it again.
     meta_version: int = 0

@@ -50,6 +50,7 @@ def live_room(row: Room) -> LiveRoom:
         turn_clocks=TurnClocks.from_json(row.clock_state),
         watchers_chat=row.watchers_chat,
         muted=list(row.muted),
+        mute_marks=dict(row.mute_marks or {}),  # a row not yet flushed holds None
     )
 
 
@@ -130,7 +131,7 @@ class RoomRegistry:
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
-            "time_control", "turn_clocks", "watchers_chat", "muted",
+            "time_control", "turn_clocks", "watchers_chat", "muted", "mute_marks",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()

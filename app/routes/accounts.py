@@ -27,6 +27,7 @@ from app.http.deps import (
     Hashing,
     Limits,
     MaybeUser,
+    SessionOrigin,
     Signer,
     client_address,
 )
@@ -41,7 +42,7 @@ from app.people.names import (
     check_password,
     clean_username,
 )
-from app.people.sessions import Identity, lifetime, open_session
+from app.people.sessions import Identity, Origin, lifetime, open_session
 from app.refusal import Refusal
 from app.routes.sessions import who
 
@@ -52,7 +53,11 @@ TYPED_MAX = 4 * PASSWORD_MAX
 
 
 def _make_account(
-    sessions: sessionmaker[Session], guest: Identity, username: str, password_hash: str
+    sessions: sessionmaker[Session],
+    guest: Identity,
+    username: str,
+    password_hash: str,
+    origin: Origin,
 ) -> Identity:
     """The guest's row becomes the account; its session is replaced. One transaction."""
     key = name_key(username)
@@ -64,7 +69,7 @@ def _make_account(
         user.username, user.username_key, user.name = username, key, username
         user.password_hash = password_hash
         store.close_session(session=session, session_id=guest.session_id)
-        session_id, expires_at = open_session(session, user.id, is_account=True)
+        session_id, expires_at = open_session(session, user.id, is_account=True, origin=origin)
         try:
             session.commit()
         except IntegrityError:  # another sign-up took the key meanwhile
@@ -83,6 +88,7 @@ async def sign_up(
     hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Turn the caller's guest identity into an account, keeping every match it played."""
     if user.is_account:
@@ -96,7 +102,9 @@ async def sign_up(
         raise Refusal("bad_password", str(error), 422) from None
     await limits.sign_up(client_address(request))
     password_hash = await hashing.hash(password)
-    account = await asyncio.to_thread(_make_account, auth.sessions, user, username, password_hash)
+    account = await asyncio.to_thread(
+        _make_account, auth.sessions, user, username, password_hash, origin
+    )
     auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())
     set_session_cookie(response, signer, account.session_id, settings, max_age)
@@ -109,7 +117,11 @@ def _find_account(sessions: sessionmaker[Session], key: str) -> User | None:
 
 
 def _log_in(
-    sessions: sessionmaker[Session], user: User, new_hash: str | None, old_session: str | None
+    sessions: sessionmaker[Session],
+    user: User,
+    new_hash: str | None,
+    old_session: str | None,
+    origin: Origin,
 ) -> Identity:
     with sessions() as session:
         if new_hash is not None:  # the hashing parameters changed since it was made
@@ -118,7 +130,7 @@ def _log_in(
             row.password_hash = new_hash
         if old_session is not None:
             store.close_session(session=session, session_id=old_session)
-        session_id, expires_at = open_session(session, user.id, is_account=True)
+        session_id, expires_at = open_session(session, user.id, is_account=True, origin=origin)
         session.commit()
     return Identity(user.id, user.name, user.username, session_id, expires_at)
 
@@ -134,6 +146,7 @@ async def log_in(
     hashing: Hashing,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Sign this browser in to an account (its guest session, if any, ends)."""
     key, address = name_key(body.username.strip()), client_address(request)
@@ -150,7 +163,7 @@ async def log_in(
     # Only failures count: the owner logging in often is no reason to slow them down.
     await limits.logged_in(key, address)
     old = user.session_id if user is not None else None
-    signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old)
+    signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old, origin)
     if user is not None:
         auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())

@@ -18,6 +18,7 @@ from app.http.deps import (
     CurrentUser,
     Limits,
     MaybeUser,
+    SessionOrigin,
     Signer,
     client_address,
 )
@@ -25,7 +26,7 @@ from app.http.schemas import SessionIn
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import InvalidName, clean_name
-from app.people.sessions import Authenticator, Identity, lifetime, new_guest
+from app.people.sessions import Authenticator, Identity, Origin, lifetime, new_guest
 from app.refusal import Refusal
 
 router = APIRouter(prefix="/api")
@@ -44,7 +45,9 @@ def who(user: Identity) -> dict[str, Any]:
     return {"user_id": user.id, "name": user.name, "username": user.username}
 
 
-def _start_or_rename(auth: Authenticator, user: Identity | None, name: str) -> Identity:
+def _start_or_rename(
+    auth: Authenticator, user: Identity | None, name: str, origin: Origin
+) -> Identity:
     """A new guest named ``name`` (with a session), or the guest ``user`` renamed."""
     with auth.sessions() as session:
         owner = store.user_by_username_key(session=session, key=name_key(name))
@@ -53,7 +56,7 @@ def _start_or_rename(auth: Authenticator, user: Identity | None, name: str) -> I
                 "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
             )
         if user is None:
-            return new_guest(session, name)
+            return new_guest(session, name, origin)
         store.save_user(session=session, user_id=user.id, name=name)
     auth.forget_user(user.id)
     return replace(user, name=name)
@@ -69,6 +72,7 @@ async def start_session(
     limits: Limits,
     signer: Signer,
     settings: AppSettings,
+    origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Start the caller's guest identity (and its session cookie), or rename the guest."""
     name = name_or_error(body.name)
@@ -79,7 +83,7 @@ async def start_session(
     if user is None:
         # Each guest is a row and a session: an address may start only so many.
         await limits.new_guest(client_address(request))
-    guest = await asyncio.to_thread(_start_or_rename, auth, user, name)
+    guest = await asyncio.to_thread(_start_or_rename, auth, user, name, origin)
     if user is None:
         max_age = int(lifetime(False).total_seconds())
         set_session_cookie(response, signer, guest.session_id, settings, max_age)

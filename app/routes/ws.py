@@ -18,9 +18,11 @@ import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
 
+from app.chat.mutes import Speaker
 from app.chat.service import Chat
 from app.config import Settings
 from app.connections.hub import Connection, Hub
+from app.connections.session_ends import SessionEnds
 from app.http.deps import client_address
 from app.http.guards import origin_allowed
 from app.http.schemas import (
@@ -31,6 +33,7 @@ from app.http.schemas import (
     ReactMessage,
 )
 from app.limits.buckets import TokenBucket
+from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.store.outage import is_outage
@@ -103,6 +106,15 @@ async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
     connection.send_chat_log()
 
 
+def speaker_of(websocket: WebSocket, identity: Identity | None, address: str) -> Speaker | None:
+    """Who speaks through this socket as far as the server can tell, for the mutes."""
+    if identity is None:
+        return None
+    browser = websocket.app.state.browser_marks.read(websocket.cookies)
+    since = None if identity.is_account else identity.since
+    return Speaker(identity.id, browser=browser, address=address, guest_since=since)
+
+
 def check_socket_caps(hub: Hub, settings: Settings, user_id: str | None, address: str) -> None:
     """Refuse one socket more than a person, or an address, may hold open at once."""
     person, from_address = hub.open_sockets(user_id, address)
@@ -127,10 +139,13 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
         return
     address = client_address(websocket)
+    session_ends: SessionEnds = state.session_ends
+    heard_before = session_ends.heard
     try:
         await state.limiter.look_up(room_id, address)
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
         user_id = identity.id if identity is not None else None
+        session_id = identity.session_id if identity is not None else None
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
     except Refusal as error:
@@ -159,10 +174,13 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         grace=rooms.absence_grace,
         address=address,
         chat=chat.recent_of(room),
+        session_id=session_id,
     )
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)
+    # A session that ended while this socket was being opened closes it too.
+    session_ends.registered(connection, heard_before)
     try:
         await websocket.accept()
     except BaseException:
@@ -173,7 +191,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     connection.notify()  # ... the newcomer gets the room and its view at once
     try:
         await send_first_chat_log(chat, connection)
-        await serve(websocket, connection, rooms, chat, settings)
+        speaker = speaker_of(websocket, identity, address)
+        await serve(websocket, connection, rooms, chat, settings, speaker)
     except asyncio.CancelledError:
         if not connection.dropped:
             raise
@@ -186,7 +205,12 @@ async def play(websocket: WebSocket, room_id: str) -> None:
 
 
 async def serve(
-    websocket: WebSocket, connection: Connection, rooms: Rooms, chat: Chat, settings: Settings
+    websocket: WebSocket,
+    connection: Connection,
+    rooms: Rooms,
+    chat: Chat,
+    settings: Settings,
+    speaker: Speaker | None = None,
 ) -> None:
     """Answer one connection's messages until it closes."""
     room, user_id = connection.room, connection.user_id
@@ -196,6 +220,11 @@ async def serve(
     while not connection.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
+            break
+        if connection.session_check is not None:
+            # Word came that the session may have ended: its answer comes first.
+            await asyncio.shield(connection.session_check)
+        if connection.closed:  # its session ended (or it was closed) meanwhile
             break
         text: Any = message.get("text")
         if not bucket.allow(loop.time()):
@@ -228,10 +257,12 @@ async def serve(
         elif isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
         elif isinstance(parsed, ChatLine):
-            said = chat.say(room, user_id=user_id, channel=parsed.channel, text=parsed.text)
+            said = chat.say(
+                room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
+            )
             await answer(connection, said, "chat")
         elif isinstance(parsed, ReactMessage):
-            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction)
+            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
             await answer(connection, reacted, "react")
         else:
             await answer(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -11,7 +13,9 @@ from app.models import (
     ChatMessage,
     Room,
     User,
+    iso,
 )
+from app.store.people import session_origins
 
 
 def add_chat(*, session: Session, message: ChatMessage) -> ChatMessage | None:
@@ -58,14 +62,32 @@ def match_chat(*, session: Session, match_id: str) -> list[ChatMessage]:
     )
 
 
-def set_muted(*, session: Session, room_id: str, muted: list[str], person: str) -> bool:
-    """The room's muted people become ``muted``, which names ``person`` or not; False (and
-    nothing written) when no such person exists."""
+def set_muted(
+    *,
+    session: Session,
+    room_id: str,
+    muted: list[str],
+    person: str,
+    marks: dict[str, Any],
+    at: datetime | None,
+) -> dict[str, Any] | None:
+    """The room's muted people become ``muted``, which names ``person`` or not, and its
+    mute marks become ``marks`` plus, when ``person`` is muted ``at`` that time, where
+    their sessions were opened. The marks written; None (and nothing written) when no
+    such person exists."""
     if session.get(User, person) is None:
-        return False
-    session.execute(update(Room).where(Room.id == room_id).values(muted=muted))
+        return None
+    marks = {user_id: mark for user_id, mark in marks.items() if user_id != person}
+    if at is not None:
+        origins = session_origins(session=session, user_id=person)
+        marks[person] = {
+            "at": iso(at),
+            "browsers": sorted({browser for browser, _ in origins if browser}),
+            "addresses": sorted({address for _, address in origins if address}),
+        }
+    session.execute(update(Room).where(Room.id == room_id).values(muted=muted, mute_marks=marks))
     session.commit()
-    return True
+    return marks
 
 
 def set_watchers_chat(*, session: Session, room_id: str, on: bool) -> None:

@@ -12,6 +12,9 @@ from app.models import (
     User,
 )
 
+# Session ids asked about in one query: well under every database's limit of parameters.
+LOOKUP_CHUNK = 500
+
 
 def get_user(*, session: Session, user_id: str) -> User | None:
     return session.get(User, user_id)
@@ -27,11 +30,25 @@ def users_by_id(*, session: Session, user_ids: set[str]) -> dict[str, User]:
     return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
 
 
-def open_session(*, session: Session, session_id: str, user_id: str, expires_at: datetime) -> None:
-    session.execute(
-        insert(AuthSession),
-        [{"id": session_id, "user_id": user_id, "expires_at": expires_at}],
+def open_session(
+    *,
+    session: Session,
+    session_id: str,
+    user_id: str,
+    expires_at: datetime,
+    browser: str | None = None,
+    address: str | None = None,
+) -> None:
+    row = {"id": session_id, "user_id": user_id, "expires_at": expires_at}
+    session.execute(insert(AuthSession), [{**row, "browser": browser, "address": address}])
+
+
+def session_origins(*, session: Session, user_id: str) -> list[tuple[str | None, str | None]]:
+    """The (browser mark, address) each live session of a user was opened from."""
+    rows = session.execute(
+        select(AuthSession.browser, AuthSession.address).where(AuthSession.user_id == user_id)
     )
+    return [(browser, address) for browser, address in rows]
 
 
 def session_user(
@@ -44,6 +61,19 @@ def session_user(
         .where(AuthSession.id == session_id, AuthSession.expires_at > now)
     ).first()
     return None if row is None else (row[0], row[1])
+
+
+def live_sessions(*, session: Session, session_ids: set[str], now: datetime) -> set[str]:
+    """Which of ``session_ids`` still name an unexpired session."""
+    ids = sorted(session_ids)
+    live: set[str] = set()
+    for start in range(0, len(ids), LOOKUP_CHUNK):
+        chunk = ids[start : start + LOOKUP_CHUNK]
+        found = select(AuthSession.id).where(
+            AuthSession.id.in_(chunk), AuthSession.expires_at > now
+        )
+        live.update(session.scalars(found))
+    return live
 
 
 def extend_session(*, session: Session, session_id: str, expires_at: datetime) -> None:

@@ -3,13 +3,17 @@
 // (re)connect the server sends the room and this seat's view again, so the table is
 // restored without a reload. A preview ("what would this action do?") is a Promise of the
 // server's answer; the answers come back in the order the questions were sent. Chat lines
-// and reactions are sent as they are; what the server says back comes as messages.
+// and reactions are sent as they are; what the server says back comes as messages. It
+// stops for good when the room does not exist ("gone") or its session ended ("signed_out").
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 // A preview with no answer by then is given up (a refused message gets an error instead).
 const PREVIEW_TIMEOUT_MS = 5000;
+// Close codes after which reconnecting would not help (docs/protocol.md, "Closing").
+const ROOM_NOT_FOUND = 4404;
+const SIGNED_OUT = 4401;
 
 /** Why a preview got no answer: "offline" (it could not be sent) or "unanswered". */
 function noAnswer(reason) {
@@ -73,10 +77,17 @@ export class RoomSocket {
       clearInterval(this.pingTimer);
       // Answers never come on another connection.
       for (const asked of this.previews.splice(0)) this.dropPreview(asked);
-      if (event.code === 4404) {
+      if (event.code === ROOM_NOT_FOUND) {
         // The room does not exist: retrying would not help.
         this.closedForGood = true;
         this.setStatus("gone");
+        return;
+      }
+      if (event.code === SIGNED_OUT) {
+        // The session this socket was opened with ended (a logout, here or on another
+        // device): a new socket would not be who the page shows. The page says so.
+        this.closedForGood = true;
+        this.setStatus("signed_out");
         return;
       }
       this.scheduleRetry();

@@ -77,6 +77,7 @@ const STATUS_TEXT = {
   open: "Connected",
   reconnecting: "Reconnecting…",
   gone: "Room not found",
+  signed_out: "Signed out",
 };
 
 let countdown = null;

@@ -199,6 +199,14 @@ function onStatus(status, detail) {
     $("#room-loading").hidden = true;
     showError($("#room-error"), "There is no such room. Check the link or the code.");
   }
+  if (status === "signed_out") {
+    $("#room-loading").hidden = true;
+    // #room-error is an alert: it is read out as it appears.
+    showError(
+      $("#room-error"),
+      "You were signed out (on this device or everywhere). Reload the page to carry on.",
+    );
+  }
   if (status === "open" && lastStatus && lastStatus !== "open" && lastStatus !== "connecting") {
     announce("Reconnected.");
   } else if (status === "waiting" && lastStatus === "open") {
