@@ -1,5 +1,6 @@
 """The table's own controls in a real browser: a name already at the table is refused where
-you can see it and not kept; the "Rules" drawer; the skip link to your hand; the play log,
+you can see it and not kept; a lobby click made before the previous one is answered is
+carried out, not lost; the "Rules" drawer; the skip link to your hand; the play log,
 newest first, numbered by move, in the server's words."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import act_once, create_room, next_mover, pace, set_name, settle, wait_table
@@ -31,6 +32,20 @@ def test_a_name_already_at_the_table_is_refused_visibly_and_not_kept(pages: Any)
     expect(bob.locator("#who-name .who-text")).to_have_text("Bob")
     expect(bob.locator('.seat[data-seat="1"]')).not_to_contain_text("ann")
     pages.shot(bob, "name-refused")
+
+
+def test_a_second_lobby_click_before_the_first_is_answered_is_carried_out(pages: Any) -> None:
+    ann = pages.open("ann")
+    create_room(ann, game="cups", name="Ann", seats=3)
+    # The answer to the first click is held back until the second click has been made.
+    held: list[Route] = []
+    ann.route("**/bots", lambda route: held.append(route) if not held else route.continue_())
+    ann.locator('[data-action="bot"][data-seat="1"]').click()
+    ann.locator('[data-action="bot"][data-seat="2"]').click()
+    assert len(held) == 1, "the first click sent no request"
+    held[0].continue_()
+    for seat in (1, 2):
+        expect(ann.locator(f'.seat.taken[data-seat="{seat}"]')).to_contain_text("computer")
 
 
 def test_rules_drawer_skip_link_and_play_log(pages: Any) -> None:

@@ -18,7 +18,10 @@ const COMPUTER_LEVELS = [
 const state = {
   room: null, // the room as the server last described it
   watchOnly: false, // the watch link: never offered a seat
-  busy: false, // a lobby request is on its way
+  // Lobby requests on their way, by what they do ("bot:2", "start"), and the chain they
+  // run in, one after another.
+  pending: new Set(),
+  queue: Promise.resolve(),
   // The computer level chosen per seat, kept while the lobby is drawn again (someone
   // comes or goes) between choosing it and clicking "Add computer player".
   levels: new Map(),
@@ -43,20 +46,30 @@ function inviteUrl() {
   return `${location.origin}/rooms/${state.room.id}`;
 }
 
-async function lobbyCall(fn, errorEl = $("#lobby-error")) {
-  if (state.busy) return;
-  state.busy = true;
-  showError(errorEl, null);
+/**
+ * Send a lobby request once those already on their way are answered. A second click made
+ * before the first is answered (a computer for seat 3 right after one for seat 2: the
+ * table shows seat 2 taken as soon as the server says so, before the answer to the click
+ * arrives) is sent after it, never dropped; the same request clicked again while it is on
+ * its way (a double click) is sent once. `key` names what the request does.
+ */
+function lobbyCall(key, fn, errorEl = $("#lobby-error")) {
+  if (state.pending.has(key)) return state.queue;
+  state.pending.add(key);
   document.body.classList.add("busy");
-  try {
-    await fn();
-  } catch (err) {
-    showError(errorEl, err.message);
-    announce(err.message, true);
-  } finally {
-    state.busy = false;
-    document.body.classList.remove("busy");
-  }
+  state.queue = state.queue.then(async () => {
+    showError(errorEl, null);
+    try {
+      await fn();
+    } catch (err) {
+      showError(errorEl, err.message);
+      announce(err.message, true);
+    } finally {
+      state.pending.delete(key);
+      if (!state.pending.size) document.body.classList.remove("busy");
+    }
+  });
+  return state.queue;
 }
 
 function seatRow(seat) {
@@ -76,7 +89,7 @@ function seatRow(seat) {
             // The refusal is shown above the seats (this row is drawn again when your name
             // changes), and a name the table refused is not kept.
             onclick: () =>
-              lobbyCall(async () => {
+              lobbyCall(`sit:${seat.seat}`, async () => {
                 const wanted = $("#sit-name")?.value.trim();
                 const before = me()?.name;
                 const renamed = Boolean(wanted) && wanted !== before;
@@ -117,6 +130,7 @@ function seatRow(seat) {
             dataset: { action: "bot", seat: String(seat.seat) },
             onclick: () =>
               lobbyCall(
+                `bot:${seat.seat}`,
                 () => post(`/rooms/${state.room.id}/bots`, { seat: seat.seat, kind: level.value }),
                 errorEl,
               ),
@@ -134,7 +148,11 @@ function seatRow(seat) {
           dataset: { action: "free", seat: String(seat.seat) },
           "aria-label": `Remove ${seat.name} from seat ${seat.seat + 1}`,
           onclick: () =>
-            lobbyCall(() => del(`/rooms/${state.room.id}/seats/${seat.seat}`), errorEl),
+            lobbyCall(
+              `free:${seat.seat}`,
+              () => del(`/rooms/${state.room.id}/seats/${seat.seat}`),
+              errorEl,
+            ),
         },
         "Remove",
       ),
@@ -271,10 +289,10 @@ export function initLobby({ watchOnly }) {
   });
   $("#invite-url").addEventListener("focus", (event) => event.target.select());
   $("#start-btn").addEventListener("click", () =>
-    lobbyCall(() => post(`/rooms/${state.room.id}/start`)),
+    lobbyCall("start", () => post(`/rooms/${state.room.id}/start`)),
   );
   $("#leave-btn").addEventListener("click", () =>
-    lobbyCall(async () => {
+    lobbyCall("leave", async () => {
       await post(`/rooms/${state.room.id}/leave`);
       announce("You left the seat.");
     }),
