@@ -123,7 +123,10 @@ class Follower:
         self.registry = registry
         # This process's connections: told once a copy has moved.
         self.local = local
-        self._restoring: dict[str, int] = {}  # room -> newest version noticed meanwhile
+        # Per room being restored: the newest version noticed meanwhile, and how many
+        # notices came meanwhile (a notice may change the description at the same version).
+        self._restoring: dict[str, int] = {}
+        self._heard: dict[str, int] = {}
 
     def noticed(
         self,
@@ -137,6 +140,7 @@ class Follower:
         """An owner's notice for ``room``, a copy held here."""
         if room.id in self._restoring:
             self._restoring[room.id] = max(self._restoring[room.id], version)
+            self._heard[room.id] = self._heard.get(room.id, 0) + 1
             return
         if not take_notice(
             room, description=description, version=version, event=event, clocks=clocks
@@ -154,13 +158,18 @@ class Follower:
         try:
             # Notices that arrive meanwhile raise the version wanted; each reload reads
             # everything committed so far, so this ends as soon as the log is read whole.
+            # A notice that came during a reload may tell of a change that reload did not
+            # read (a seat taken changes the description, not the version): read again.
             for _ in range(RESTORE_ATTEMPTS):
+                heard = self._heard.get(room.id, 0)
                 async with room.lock:
                     await self.registry.reload(room)
-                if room.version >= self._restoring[room.id]:
+                caught_up = room.version >= self._restoring[room.id]
+                if caught_up and self._heard.get(room.id, 0) == heard:
                     break
         except Exception:
             log.exception("could not catch room %s up from the log", room.id)
         finally:
             self._restoring.pop(room.id, None)
+            self._heard.pop(room.id, None)
         self.local.room_changed(room)
