@@ -39,14 +39,19 @@ run-many: $(BIN)/activate
 
 # The server and rules tests in parallel: one pytest-xdist worker per CPU (TEST_WORKERS=0:
 # none, in one process), each with its own databases; worksteal lets an idle worker take tests
-# a busy one still holds. Then the browser tests one at a time: each drives Chromium, a
-# server and its computer players, which already fill a 2-core machine, and two side by side
-# starve each other's event loops.
+# a busy one still holds. Beside them, the browser tests one at a time: they mostly wait on
+# Chromium and the wire (about a fifth of the CPU), and two of them side by side starve each
+# other's event loops. The server tests' report is kept in test-artifacts/ and shown after
+# the browser tests' own; either failing fails `make test`.
 TEST_WORKERS ?= logical
 
 test: lint
-	$(BIN)/pytest -m "not e2e" -n $(TEST_WORKERS) --dist worksteal --durations=10
-	$(BIN)/pytest -m e2e --durations=10
+	mkdir -p test-artifacts
+	$(BIN)/pytest -m "not e2e" -n $(TEST_WORKERS) --dist worksteal --durations=10 \
+		> test-artifacts/server-tests.log 2>&1 & server=$$!; \
+	$(BIN)/pytest -m e2e --durations=10; browser=$$?; \
+	wait $$server; tests=$$?; cat test-artifacts/server-tests.log; \
+	exit $$(( browser || tests ))
 
 # Python: ruff (lint and format) and mypy (strict on app/ and games/); JavaScript: Biome.
 lint: $(BIN)/activate node_modules/.package-lock.json
