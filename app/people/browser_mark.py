@@ -13,10 +13,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.responses import Response
 
 from app.config import Settings
+from app.people.cookie import CookieSigner
 
 BROWSER_COOKIE = "parlour_browser"
 MARK_SECONDS = 365 * 24 * 3600
@@ -26,25 +26,18 @@ class BrowserMarks:
     """Reads and hands out browser marks."""
 
     def __init__(self, secret_key: str) -> None:
-        self._serializer = URLSafeSerializer(secret_key, salt="parlour-browser")
+        self._signer = CookieSigner(secret_key, salt="parlour-browser")
 
     def read(self, cookies: Mapping[str, str]) -> str | None:
         """The mark the browser holds (None: none, or not one of ours)."""
-        cookie = cookies.get(BROWSER_COOKIE)
-        if not cookie:
-            return None
-        try:
-            value = self._serializer.loads(cookie)
-        except BadSignature:
-            return None
-        return value if isinstance(value, str) else None
+        return self._signer.read(cookies.get(BROWSER_COOKIE))
 
     def keep(self, cookies: Mapping[str, str], response: Response, settings: Settings) -> str:
         """The browser's mark, a new one if it holds none; (re)set on ``response``."""
         mark = self.read(cookies) or secrets.token_urlsafe(16)
         response.set_cookie(
             BROWSER_COOKIE,
-            self._serializer.dumps(mark),
+            self._signer.sign(mark),
             max_age=MARK_SECONDS,
             httponly=True,
             samesite="lax",

@@ -13,12 +13,13 @@ from app.config import Settings
 
 
 class CookieSigner:
-    """Signs and reads the session cookie's session id."""
+    """Signs and reads a cookie's value: the session cookie's session id, or (with a salt of
+    its own, so that one can never pass for the other) the browser's mark."""
 
-    def __init__(self, secret_key: str) -> None:
-        # The salt is the one the cookie had when it held a user id: the migration gave
-        # every guest a session with their user id as its id, so old cookies still work.
-        self._serializer = URLSafeSerializer(secret_key, salt="parlour-session")
+    # The salt is the one the cookie had when it held a user id: the migration gave every
+    # guest a session with their user id as its id, so old cookies still work.
+    def __init__(self, secret_key: str, salt: str = "parlour-session") -> None:
+        self._serializer = URLSafeSerializer(secret_key, salt=salt)
 
     def sign(self, session_id: str) -> str:
         return self._serializer.dumps(session_id)

@@ -9,7 +9,7 @@ played its record holds no events and no seed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
@@ -91,18 +91,23 @@ def match_record(
     }
 
 
-def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
-    """Every step of a match that is over: the public view, every hand, the scores, and the
-    move that led to it with the game's account of it (the words the table's log used)."""
-    rules = games.get(match.game)
-    steps = games.states(
-        rules,
+def replayed(match: Match, events: Sequence[MatchEvent]) -> Iterator[Any]:
+    """Every state of a match: the deal, then the state after each event of its log."""
+    return games.states(
+        games.get(match.game),
         match.seat_count,
         int(match.seed),
         match.options,
         None,
         ((event.seat, event.action) for event in events),
     )
+
+
+def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
+    """Every step of a match that is over: the public view, every hand, the scores, and the
+    move that led to it with the game's account of it (the words the table's log used)."""
+    rules = games.get(match.game)
+    steps = replayed(match, events)
     frames = []
     before = None
     for state, event in zip(steps, [None, *events], strict=True):

@@ -17,6 +17,7 @@ from typing import Any
 
 import games
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
+from app.records.review import replayed
 
 SEAT = re.compile(r"\bSeat (\d+)\b")
 
@@ -53,14 +54,7 @@ def _moves(
     """Every move with its account, replayed from the seed and the log."""
     rules = games.get(match.game)
     players = {p["seat"]: p for p in match.players}
-    steps = games.states(
-        rules,
-        match.seat_count,
-        int(match.seed),
-        match.options,
-        None,
-        ((event.seat, event.action) for event in events),
-    )
+    steps = replayed(match, events)
     before = next(steps)  # the deal
     for event, after in zip(events, steps, strict=True):
         account = games.describe(rules, before, event.seat, event.action, after)

@@ -7,29 +7,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
-import games
 from app.rooms.follower import Follower, room_description
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.registry import RoomRegistry
+from tests.app.test_stuck_clients import a_room as a_waiting_room
 
 ANN = SeatHolder(user_id="u1", bot=None, name="Ann")
 BOB = SeatHolder(user_id="u2", bot=None, name="Bob")
 
 
 def a_room() -> LiveRoom:
-    return LiveRoom(
-        id="r1",
-        code="ABCDEF",
-        rules=games.get("cupid"),
-        seat_count=2,
-        options={},
-        visibility="public",
-        status="waiting",
-        host_id="u1",
-        created_at="2026-11-23T00:00:00Z",
-        seats=[ANN, None],
-        away_since=[None, None],
-    )
+    """A waiting Cupid table whose host, Ann, sits in the first seat."""
+    room = a_waiting_room()
+    room.seats = [ANN, None]
+    return room
 
 
 class SlowDatabase:
