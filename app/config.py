@@ -48,6 +48,23 @@ def proxy_addresses(value: str) -> list[str]:
     return proxies
 
 
+def metrics_addresses(value: str) -> list[str]:
+    """METRICS_ALLOW as a list of addresses and networks in their usual spelling; a
+    ValueError naming an entry that is neither."""
+    allowed = []
+    for entry in (part.strip() for part in value.split(",")):
+        if not entry:
+            continue
+        try:
+            allowed.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ValueError(
+                f"METRICS_ALLOW: {entry!r} is neither an IP address nor a network "
+                "(e.g. 172.30.84.20 or 10.0.0.0/8)"
+            ) from None
+    return allowed
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False)
 
@@ -145,6 +162,22 @@ class Settings(BaseSettings):
     lease_seconds: float = 3.0
     # Prefix of every Redis key and channel, so that deployments can share a Redis.
     redis_prefix: str = "parlour"
+
+    # Who may read GET /metrics besides this machine (127.0.0.1 and ::1 always may):
+    # comma-separated addresses or networks, the caller's address as the trusted proxies
+    # report it (app/http/forwarded.py). The figures say how busy the server is and which
+    # errors it meets: nobody else's business.
+    metrics_allow: str = ""
+
+    @field_validator("metrics_allow")
+    @classmethod
+    def _metrics_readers_are_addresses(cls, value: str) -> str:
+        return ",".join(metrics_addresses(value))
+
+    def metrics_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+        """The networks whose callers may read /metrics: this machine's and METRICS_ALLOW's."""
+        allowed = ["127.0.0.1/32", "::1/128", *filter(None, self.metrics_allow.split(","))]
+        return [ipaddress.ip_network(network) for network in allowed]
 
     @field_validator("trusted_proxies")
     @classmethod

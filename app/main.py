@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
 from starlette.types import Receive, Scope, Send
 
 from app.chat.service import Chat
@@ -32,6 +33,8 @@ from app.http import errors as http_errors
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.observability.context import with_request_context
+from app.observability.health import Probe
 from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
@@ -45,7 +48,7 @@ from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
-from app.routes import pages, ws
+from app.routes import operations, pages, ws
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
@@ -74,7 +77,10 @@ class ParlourApp:
             app, allowed_origins=app.state.allowed_origins, max_body=settings.max_body_bytes
         )
         # Before anything reads the caller's address, sockets included.
-        self.entry = behind_proxies(self.dispatch, settings.trusted_proxy_list())
+        # Each request's and socket's log context (app/observability/context.py) too.
+        self.entry = behind_proxies(
+            with_request_context(self.dispatch), settings.trusted_proxy_list()
+        )
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
@@ -235,12 +241,25 @@ def expose(app: FastAPI, services: Services) -> None:
     state.hub = services.hub
     state.rooms = services.rooms
     state.chat = services.chat
+    state.readiness_probes = readiness_probes(services)
+
+
+def readiness_probes(services: Services) -> dict[str, Probe]:
+    """What GET /readyz asks: the database, and Redis when several processes share it."""
+
+    async def database() -> None:
+        await services.database.run(lambda session: session.execute(text("SELECT 1")))
+
+    probes: dict[str, Probe] = {"database": database}
+    if services.cluster is not None:
+        probes["redis"] = services.cluster.redis.ping
+    return probes
 
 
 def mount_routes(app: FastAPI) -> None:
     """Every API router, the pages, and the static files."""
     api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
-    for routes in (*api, pages):
+    for routes in (*api, pages, operations):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 

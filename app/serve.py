@@ -7,11 +7,16 @@ Settings come from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...; se
 README). Several processes share the rooms through PostgreSQL and Redis, so they need
 REDIS_URL; each is a separate uvicorn process on the next port, restarted if it dies, and
 a reverse proxy in front spreads people over them (no sticky sessions needed).
+
+Every process logs through one structured formatter (app/observability/logs.py), and the
+processes of one ``app.serve`` keep their metrics in one directory, so that ``/metrics``
+of any of them reports them all (app/observability/metrics_directory.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import subprocess
@@ -22,8 +27,11 @@ from types import FrameType
 import uvicorn
 
 from app.config import get_settings, settings_or_exit
-from app.db import upgrade_to_head
 from app.http.protocol import with_header_timeout
+from app.observability import logs
+from app.observability.metrics_directory import metrics_directory, process_exited
+
+log = logging.getLogger("parlour.serve")
 
 # Small frames only, and no per-message deflate: it costs 25-40 % of the server's CPU on
 # Parlour's small JSON messages (docs/architecture.md, "Measured"). No proxy headers: the
@@ -51,6 +59,9 @@ def serve_one(host: str, port: int) -> None:
         http=http,
         timeout_keep_alive=settings.idle_timeout,
         access_log=settings.access_log,
+        # Logging is set up already (app/observability/logs.py): uvicorn's lines go
+        # through the same formatter as the app's.
+        log_config=None,
         **SERVER_OPTIONS,  # type: ignore[arg-type]
     )
 
@@ -68,12 +79,15 @@ def serve_many(host: str, port: int, count: int) -> None:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    print(f"serving {count} processes on http://{host}:{port} .. :{port + count - 1}")
+    log.info("serving %d processes on http://%s:%d .. :%d", count, host, port, port + count - 1)
     while not stopping:
         time.sleep(0.5)
         for p, process in list(processes.items()):
             if process.poll() is not None and not stopping:
-                print(f"the process on port {p} exited ({process.returncode}); starting it again")
+                log.warning(
+                    "the process on port %d exited (%d); starting it again", p, process.returncode
+                )
+                process_exited(process.pid)
                 processes[p] = subprocess.Popen([*command, str(p)])
     for process in processes.values():
         process.terminate()
@@ -96,12 +110,18 @@ def main(argv: list[str]) -> None:
     settings = settings_or_exit()
     if args.processes > 1 and not settings.redis_url:
         raise SystemExit("Several processes share the rooms through Redis: set REDIS_URL.")
-    if not args.no_migrate:
-        upgrade_to_head(settings.database_url)
-    if args.processes > 1:
-        serve_many(args.host, args.port, args.processes)
-    else:
-        serve_one(args.host, args.port)
+    logs.configure(settings.environment)
+    # Before anything imports prometheus_client (the app, the migrations' models): it
+    # chooses where metrics live when it is first imported.
+    with metrics_directory():
+        if not args.no_migrate:
+            from app.db import upgrade_to_head  # the app's modules, after the directory
+
+            upgrade_to_head(settings.database_url)
+        if args.processes > 1:
+            serve_many(args.host, args.port, args.processes)
+        else:
+            serve_one(args.host, args.port)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
+from app.observability.metrics import REDIS_ERRORS
+
 log = logging.getLogger("parlour.cluster")
 
 Handler = Callable[[str, bytes], None]
@@ -83,6 +85,7 @@ class RedisBus:
                     pipe.publish(channel, payload)
                 await pipe.execute()
             except (RedisError, OSError) as error:
+                REDIS_ERRORS.labels(operation="publish").inc()
                 # Keep the batch, in order, and try again: the first command on a
                 # connection broken by a Redis restart fails even when Redis is back.
                 if not failing:
@@ -142,6 +145,7 @@ class RedisBus:
                             channel = channel.decode()
                         self._on_message(channel, message["data"])
             except (RedisError, OSError) as error:
+                REDIS_ERRORS.labels(operation="subscribe").inc()
                 if self.connected.is_set():
                     log.warning("lost Redis (%s); reconnecting", error)
                 self.connected.clear()

@@ -49,6 +49,7 @@ from app.cluster.presence import ClusterPresence, Here
 from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
+from app.observability.metrics import REDIS_ERRORS
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.rooms.follower import Follower, room_description
@@ -166,6 +167,7 @@ class Cluster:
         try:
             claimed = await self.leases.claim(room.id)
         except (RedisError, OSError) as error:
+            REDIS_ERRORS.labels(operation="claim").inc()
             log.warning("cannot claim room %s: Redis is out of reach (%s)", room.id, error)
             raise unavailable() from None
         if claimed:
@@ -214,6 +216,7 @@ class Cluster:
                 try:
                     owner = await self.leases.owner(room.id)
                 except (RedisError, OSError) as error:
+                    REDIS_ERRORS.labels(operation="find_owner").inc()
                     log.warning("%s on room %s: Redis is out of reach (%s)", verb, room.id, error)
                     raise unavailable() from None
             if owner is None or owner == self.process_id:

@@ -26,6 +26,8 @@ from redis import Redis as BlockingRedis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.observability.metrics import REDIS_ERRORS
+
 log = logging.getLogger("parlour.cluster")
 
 # KEYS[1] the lease, ARGV[1] this process, ARGV[2] the limit in ms. 1: still ours.
@@ -136,6 +138,7 @@ class Leases:
             try:
                 self.renew()
             except (RedisError, OSError) as error:
+                REDIS_ERRORS.labels(operation="renew_leases").inc()
                 # Unrenewed leases run out by this process's own clock (``expired``).
                 log.debug("lease renewal: Redis unreachable (%s)", error)
             except Exception:

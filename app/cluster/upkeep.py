@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 from app import store
 from app.cluster.leases import Leases
 from app.cluster.presence import ClusterPresence
+from app.observability.metrics import REDIS_ERRORS
 from app.rooms import LiveRoom, Rooms
 from app.rooms.ownership import set_owned
 
@@ -74,6 +75,7 @@ class Upkeep:
             try:
                 await self.tick(sweep=rounds % sweep_every == 0)
             except (RedisError, OSError) as error:
+                REDIS_ERRORS.labels(operation="upkeep").inc()
                 log.debug("cluster upkeep: Redis unreachable (%s)", error)
             except Exception:
                 log.exception("cluster upkeep failed")

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, deque
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
 from app.chat.access import readable
 from app.chat.outlet import Spoken
 from app.chat.recent import RecentChat
+from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
@@ -81,6 +83,11 @@ class Connection:
         # [kind, text, once]: kind "reply", "room", "state" or "chat"; ``once`` a reply's key.
         self._queue: deque[list[str]] = deque()
         self._max_queue = max_queue
+        # Messages queued and sent so far, and what to call once the count sent reaches a
+        # count queued (``after_queued_sent``: a move's delivery timed).
+        self._queued_count = 0
+        self._sent_count = 0
+        self._after_sent: deque[tuple[int, Callable[[], None]]] = deque()
         self._wakeup = asyncio.Event()
         self.closed = False
         self._close: tuple[int, str] | None = None  # the close frame to send, if any
@@ -159,7 +166,16 @@ class Connection:
             self.close(SLOW_CLIENT_CLOSE, "too slow")  # it does not read what it is sent
             return
         self._queue.append(item)
+        self._queued_count += 1
         self._wakeup.set()
+
+    def after_queued_sent(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once everything queued so far has been written to the socket
+        (at once if nothing waits; never if the connection closes first)."""
+        if self._sent_count >= self._queued_count:
+            callback()
+        elif not self.closed:
+            self._after_sent.append((self._queued_count, callback))
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then a close frame with ``code``; accept nothing more."""
@@ -174,6 +190,9 @@ class Connection:
             while True:
                 while self._queue:
                     await self._send(self._queue.popleft()[1])
+                    self._sent_count += 1
+                    while self._after_sent and self._after_sent[0][0] <= self._sent_count:
+                        self._after_sent.popleft()[1]()
                 if self.closed:
                     break
                 await self._wakeup.wait()
@@ -257,6 +276,7 @@ class Hub:
         if connection in connections:
             return
         connections.add(connection)
+        CONNECTIONS.inc()
         if connection.user_id:
             self._per_person[connection.user_id] += 1
         self._per_address[connection.address] += 1
@@ -266,6 +286,7 @@ class Hub:
         if connections is None or connection not in connections:
             return
         connections.discard(connection)
+        CONNECTIONS.dec()
         if not connections:
             del self._rooms[connection.room.id]
         if connection.user_id:

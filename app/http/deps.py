@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.limits.quotas import Limiter
+from app.observability.context import person
 from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
@@ -75,7 +76,10 @@ async def current_user_or_none(request: Request) -> Identity | None:
     """Who the session cookie names; answered from memory on the event loop when it can
     be (app/people/sessions.py), so most requests never wait for the database or a thread."""
     auth: Authenticator = request.app.state.auth
-    return await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
+    identity = await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
+    if identity is not None:
+        person(identity.id)  # the request's log lines name whom they are for
+    return identity
 
 
 async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:

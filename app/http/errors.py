@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from app.observability.metrics import REFUSALS
 from app.refusal import Refusal, unavailable
 from app.store.outage import is_outage
 
@@ -27,6 +28,8 @@ STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 413: "body_too_larg
 
 
 def error_response(code: str, message: str, status: int) -> JSONResponse:
+    """The error's JSON answer; every one is counted by its code (``parlour_refusals_total``)."""
+    REFUSALS.labels(code=code).inc()
     return JSONResponse({"code": code, "message": message, "detail": message}, status_code=status)
 
 

@@ -22,6 +22,8 @@ import orjson
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.observability.metrics import REFUSALS
+
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -130,6 +132,7 @@ def _replay(body: bytes, rest: Receive) -> Receive:
 
 
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    REFUSALS.labels(code=code).inc()
     body = orjson.dumps({"code": code, "message": message, "detail": message})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})

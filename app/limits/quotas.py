@@ -38,6 +38,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.config import Settings
+from app.observability.metrics import REDIS_ERRORS
 from app.refusal import Refusal, unavailable
 
 
@@ -224,6 +225,7 @@ class RedisQuotas:
         try:
             refusing, wait_ms = await self._use(keys=keys, args=args)
         except (RedisError, OSError):
+            REDIS_ERRORS.labels(operation="quota").inc()
             # Nothing was counted, so nothing is let through: the request may be sent again.
             raise unavailable() from None
         if int(refusing) == 0:
@@ -235,6 +237,7 @@ class RedisQuotas:
         try:
             await self._give_back(keys=keys, args=[])
         except (RedisError, OSError):
+            REDIS_ERRORS.labels(operation="quota").inc()
             # The use stays counted, as if it had failed: it lapses with its window.
             return
 

@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
+from app.observability.context import room_task
+from app.observability.metrics import COMPUTER_THINKING_SECONDS
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
@@ -98,6 +101,7 @@ class BotDriver:
 
     async def _drive(self, room: LiveRoom) -> None:
         """Play computer turns, one at a time, until a person is awaited or the match ends."""
+        room_task(room.id)  # its log lines are the room's, not the person's who woke it
         failures = 0
         while (seat := self._awaited_computer(room)) is not None:
             # The state giving the computer its turn is in (or its last try failed): its
@@ -163,11 +167,14 @@ class BotDriver:
             version = room.version
             cut = began + pause + THINKING_SECONDS[kind]
             seconds = max(0.0, cut - self.time_source.now())
+            thinking = time.perf_counter()
             action = await self._thought_out(room, seat, kind, seconds)
         else:
             # Deciding at once hides the (small) time deciding takes within the pause.
             version = room.version
+            thinking = time.perf_counter()
             action = computer_move(room, seat, kind)
+        COMPUTER_THINKING_SECONDS.labels(kind=kind).observe(time.perf_counter() - thinking)
         # Ready sooner (one legal action, a search that ended early): wait out the rest.
         await self.time_source.sleep(
             max(0.0, began + think_time(kind, pause) - self.time_source.now())

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from app.observability.metrics import EVENT_LOG_BATCH_EVENTS, EVENT_LOG_COMMIT_SECONDS
 from app.store.events import Event, FinishHook, insert_for, write_events
 
 MAX_BATCH = 500  # events per transaction: bounds one statement's size
@@ -93,6 +95,7 @@ class EventLog:
             while self._queue:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
                 events = [event for event, _ in batch]
+                began = time.perf_counter()
                 try:
                     written = await loop.run_in_executor(self._thread, self._write, events)
                 except Exception as error:  # nothing of the batch was written
@@ -100,6 +103,8 @@ class EventLog:
                         if not done.done():
                             done.set_exception(error)
                     continue
+                EVENT_LOG_COMMIT_SECONDS.observe(time.perf_counter() - began)
+                EVENT_LOG_BATCH_EVENTS.observe(len(events))
                 self.batches += 1
                 for event, done in batch:
                     if done.done():

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 import games
 from app import store
 from app.models import Match, MatchEvent
+from app.observability.metrics import MOVES
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
@@ -158,8 +159,26 @@ class Referee:
         ``seat``'s move for its person, whose time must have run out.
 
         Any other exception (the database is down) also leaves the room as it was: the
-        state moves only after the commit.
+        state moves only after the commit. Each move refereed here is counted, accepted or
+        refused (``parlour_moves_total``): with several processes, once, by its owner.
         """
+        moves = MOVES.labels(game=room.rules.name, outcome="refused")
+        try:
+            await self._act(room, version, action, by, seat, timeout)
+        except Refusal:
+            moves.inc()
+            raise
+        MOVES.labels(game=room.rules.name, outcome="accepted").inc()
+
+    async def _act(
+        self,
+        room: LiveRoom,
+        version: object,
+        action: Any,
+        by: dict[str, Any],
+        seat: int | None,
+        timeout: bool,
+    ) -> None:
         async with room.lock:
             if timeout:
                 self._check_expired(room, seat)

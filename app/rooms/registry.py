@@ -16,6 +16,7 @@ from collections.abc import Callable
 import games
 from app import store
 from app.models import Room, iso
+from app.observability.metrics import ROOMS_HELD
 from app.refusal import Refusal
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.ownership import Ownership
@@ -81,6 +82,7 @@ class RoomRegistry:
     def add(self, room: LiveRoom) -> LiveRoom:
         """Hold a room made in this process (created, or a rematch)."""
         self._rooms[room.id] = room
+        ROOMS_HELD.set(len(self._rooms))
         if room.code is not None:
             self._ids_by_code[room.code] = room.id
         return room
@@ -150,6 +152,7 @@ class RoomRegistry:
         idle = self.presence.local_watcher_count(room.id) == 0
         if idle and (room.ended or not room.owned):
             self._rooms.pop(room.id, None)
+            ROOMS_HELD.set(len(self._rooms))
             if room.code is not None:
                 self._ids_by_code.pop(room.code, None)
             self.ownership.release(room)

@@ -26,6 +26,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from app.observability.context import room_task
 from app.refusal import Refusal
 from app.rooms import away
 from app.rooms.bot_driver import computer_move
@@ -155,6 +156,7 @@ class RoomTimers:
         self._runs[room.id] = task
 
     async def _run(self, room: LiveRoom) -> None:
+        room_task(room.id)  # its log lines are the room's, not the person's who woke it
         try:
             await self._steps(room)
         except Refusal as error:  # the room moved on meanwhile: look again

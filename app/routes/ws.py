@@ -11,6 +11,7 @@ reactions go to the chat (app/chat), never to the referee; their refusals say so
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -33,6 +34,8 @@ from app.http.schemas import (
     ReactMessage,
 )
 from app.limits.buckets import TokenBucket
+from app.observability.context import person
+from app.observability.metrics import MOVE_SECONDS, REFUSALS
 from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
@@ -45,6 +48,8 @@ FOREIGN_ORIGIN_CLOSE = 4403
 
 
 def error_message(code: str, message: str, about: str | None = None) -> str:
+    """An ``error`` message; every one is counted by its code (``parlour_refusals_total``)."""
+    REFUSALS.labels(code=code).inc()
     error = {"type": "error", "code": code, "message": message}
     if about is not None:
         error["about"] = about
@@ -78,8 +83,9 @@ def preview_reply(
     return orjson.dumps(reply).decode()
 
 
-async def answer(connection: Connection, work: Awaitable[None], about: str | None = None) -> None:
-    """Await what a message asks; a refusal (or a database outage) becomes its error."""
+async def answer(connection: Connection, work: Awaitable[None], about: str | None = None) -> bool:
+    """Await what a message asks; a refusal (or a database outage) becomes its error.
+    Whether it was done."""
     try:
         await work
     except Refusal as error:
@@ -90,6 +96,9 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
         # The database is down: nothing was written; the client may send it again.
         down = unavailable()
         connection.reply(error_message(down.code, down.message, about))
+    else:
+        return True
+    return False
 
 
 async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
@@ -146,6 +155,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
         user_id = identity.id if identity is not None else None
         session_id = identity.session_id if identity is not None else None
+        if user_id is not None:
+            person(user_id)  # the socket's log lines name whom it acts for
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
     except Refusal as error:
@@ -265,7 +276,15 @@ async def serve(
             reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
             await answer(connection, reacted, "react")
         else:
-            await answer(
-                connection,
-                rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action),
-            )
+            received = time.perf_counter()
+            acted = rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
+            if await answer(connection, acted):
+                timed_move(connection, room.rules.name, received)
+
+
+def timed_move(connection: Connection, game: str, received: float) -> None:
+    """Time a committed move from its receipt: to the commit (now), and to the new state
+    going out to the mover's socket (queued by the time the commit is acknowledged)."""
+    MOVE_SECONDS.labels(game=game, stage="committed").observe(time.perf_counter() - received)
+    delivered = MOVE_SECONDS.labels(game=game, stage="delivered")
+    connection.after_queued_sent(lambda: delivered.observe(time.perf_counter() - received))

@@ -16,6 +16,8 @@ from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from app.observability.metrics import DATABASE_ERRORS
+
 log = logging.getLogger("parlour.database")
 
 
@@ -37,6 +39,7 @@ class OutageLog:
     def _failed(self, context: ExceptionContext) -> None:
         if not is_outage(context.sqlalchemy_exception or context.original_exception):
             return
+        DATABASE_ERRORS.inc()
         if self.failures == 0:
             log.warning(
                 "the database is not answering (%s); further errors are counted, not logged",
