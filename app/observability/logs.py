@@ -28,12 +28,18 @@ from structlog.typing import Processor
 SECRET_KEY_PARTS = ("password", "cookie", "session", "secret", "token", "authorization")
 
 
+# Fields that say nothing a reader needs (uvicorn's message again, with colour codes).
+NOISE = ("color_message",)
+
+
 def drop_secrets(
     _logger: Any, _method: str, event_dict: MutableMapping[str, Any]
 ) -> MutableMapping[str, Any]:
     """Remove every field whose name says it may hold a secret."""
     for key in [key for key in event_dict if any(p in key.lower() for p in SECRET_KEY_PARTS)]:
         del event_dict[key]
+    for key in NOISE:
+        event_dict.pop(key, None)
     return event_dict
 
 
@@ -55,20 +61,27 @@ def renderer(environment: str) -> Processor:
     return structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty())
 
 
-def configure(environment: str, level: int = logging.INFO) -> None:
-    """Route every logger of the process through one structlog formatter to stderr."""
-    shared = shared_processors()
+def formatter(environment: str) -> logging.Formatter:
+    """The one formatter of every line: JSON in production, readable otherwise."""
     final: list[Processor] = [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
     if environment == "production":
         # A traceback as one JSON string field, not a multi-line dump.
         final.append(structlog.processors.format_exc_info)
     final.append(renderer(environment))
-    formatter = structlog.stdlib.ProcessorFormatter(foreign_pre_chain=shared, processors=final)
+    return structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared_processors(), processors=final
+    )
+
+
+def configure(environment: str, level: int = logging.INFO) -> None:
+    """Route every logger of the process through one structlog formatter to stderr."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(formatter)
+    handler.setFormatter(formatter(environment))
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(level)
+    # Alembic announces each of its plugins at start: not news to an operator.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     # uvicorn's loggers write through the root's handler like everyone else's (uvicorn is
     # started without a logging configuration of its own, app/serve.py).
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
@@ -76,7 +89,7 @@ def configure(environment: str, level: int = logging.INFO) -> None:
         logger.handlers = []
         logger.propagate = True
     structlog.configure(
-        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        processors=[*shared_processors(), structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,

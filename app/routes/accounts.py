@@ -33,6 +33,7 @@ from app.http.deps import (
 )
 from app.http.schemas import AccountIn, LoginIn
 from app.models import User
+from app.observability.context import person
 from app.people.confusables import name_key
 from app.people.cookie import clear_session_cookie, set_session_cookie
 from app.people.names import (
@@ -164,6 +165,7 @@ async def log_in(
     await limits.logged_in(key, address)
     old = user.session_id if user is not None else None
     signed_in = await asyncio.to_thread(_log_in, auth.sessions, account, new_hash, old, origin)
+    person(signed_in.id)
     if user is not None:
         auth.forget_user(user.id)
     max_age = int(lifetime(True).total_seconds())

@@ -23,6 +23,7 @@ from app.http.deps import (
     client_address,
 )
 from app.http.schemas import SessionIn
+from app.observability.context import person
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import InvalidName, clean_name
@@ -84,6 +85,7 @@ async def start_session(
         # Each guest is a row and a session: an address may start only so many.
         await limits.new_guest(client_address(request))
     guest = await asyncio.to_thread(_start_or_rename, auth, user, name, origin)
+    person(guest.id)
     if user is None:
         max_age = int(lifetime(False).total_seconds())
         set_session_cookie(response, signer, guest.session_id, settings, max_age)
