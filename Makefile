@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run run-many test lint bench migrate clean
+.PHONY: run run-many test lint bench migrate backup restore clean
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,18 @@ node_modules/.package-lock.json: package.json package-lock.json $(BIN)/activate
 
 migrate: $(BIN)/activate
 	$(BIN)/alembic upgrade head
+
+# Backups of DATABASE_URL (app/backup.py): SQLite's online backup or pg_dump, into
+# backups/parlour-<UTC time>.sqlite3 or .dump; `make restore FILE=backups/...` puts one back
+# (stop the servers first).
+BACKUPS ?= backups
+
+backup: $(BIN)/activate
+	$(BIN)/python -m app.backup backup --into $(BACKUPS)
+
+restore: $(BIN)/activate
+	@test -n "$(FILE)" || { echo "make restore FILE=backups/parlour-....sqlite3 (or .dump)"; exit 2; }
+	$(BIN)/python -m app.backup restore "$(FILE)"
 
 # app/serve.py migrates, then starts uvicorn with the server's options (as the Docker
 # image does). run-many: PROCESSES processes on consecutive ports from PORT, sharing the
