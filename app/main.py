@@ -3,6 +3,8 @@
 Run it with ``python -m app.serve`` (`make run` does, after migrating), or with
 ``uvicorn app.main:create_app --factory --no-proxy-headers``: the app reads
 ``X-Forwarded-For`` itself, from the proxies TRUSTED_PROXIES names (app/http/forwarded.py).
+Run by uvicorn itself it keeps uvicorn's own log format and its metrics in one process;
+``app.serve`` sets up the structured logs and the metrics of several processes.
 """
 
 from __future__ import annotations
