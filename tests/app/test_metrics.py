@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
+import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -22,8 +27,11 @@ from app.config import Settings
 from app.observability.metrics_directory import VARIABLE, metrics_directory
 from tests.app.helpers import make_app
 from tests.app.live_clients import UNLIMITED, open_room, play
+from tests.app.redis_server import RedisServer
+from tests.app.test_cluster import open_across
+from tests.app.test_cluster import play as play_across
 from tests.app.test_login_limits import visitors
-from tests.conftest import ROOT, LiveServer
+from tests.conftest import LISTENING, ROOT, LiveServer, free_port
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -173,3 +181,78 @@ def test_the_server_chooses_where_metrics_live_before_it_imports_prometheus() ->
         [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
     )
     assert checked.stdout.strip() == "False"
+
+
+@dataclass
+class Endpoint:
+    """One process of a group, as the live clients reach it."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+@contextmanager
+def served_group(tmp_path: Path, env: dict[str, str]) -> Iterator[tuple[Endpoint, Endpoint]]:
+    """``python -m app.serve --processes 2``, as `make run-many` starts it."""
+    port = free_port()
+    log_path = tmp_path / "group.log"
+    options = ["--no-migrate", "--processes", "2", "--host", "127.0.0.1", "--port", str(port)]
+    with log_path.open("wb") as log:
+        group = subprocess.Popen(
+            [sys.executable, "-m", "app.serve", *options],
+            cwd=ROOT,
+            env={**os.environ, "SECRET_KEY": "live-test-secret", "DATA_DIR": str(tmp_path), **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            logged = log_path.read_text(errors="replace")
+            assert group.poll() is None, logged[-2000:]
+            if all(f"{LISTENING} http://127.0.0.1:{p}" in logged for p in (port, port + 1)):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"the processes did not start: {log_path.read_text()[-2000:]}")
+        yield Endpoint(port), Endpoint(port + 1)
+    finally:
+        group.send_signal(signal.SIGTERM)
+        group.wait(30)
+
+
+def test_every_process_of_a_group_reports_the_moves_of_all_once(
+    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Ann plays through one process, Bob through the other: each move is counted once (by
+    the room's owner), and either process's /metrics says so."""
+    env = {
+        "DATABASE_URL": postgres_url,
+        "REDIS_URL": redis_server.url,
+        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
+        "BOT_DELAY": "0.05",
+        **UNLIMITED,
+    }
+    with served_group(tmp_path, env) as (first, second):
+        room_id, ann, bob = open_across(first, second)  # type: ignore[arg-type]
+        ann.connect(room_id)
+        bob.connect(room_id)
+        play_across([ann, bob], [], 0, random.Random(3), None)
+        record = ann.http.get(f"/api/rooms/{room_id}").json()
+        moves = len(ann.http.get(f"/api/matches/{record['match_id']}").json()["events"])
+        reports = [samples(httpx.get(f"{end.url}/metrics").text) for end in (first, second)]
+        assert reports[0] == reports[1]
+        found = reports[0]
+        assert value(found, "parlour_moves_total", game="cupid", outcome="accepted") == moves
+        committed = value(found, "parlour_move_seconds_count", game="cupid", stage="committed")
+        assert committed == moves
+        assert value(found, "parlour_connections") == 2
+        for seat in (ann, bob):
+            seat.close()
