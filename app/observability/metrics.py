@@ -15,6 +15,8 @@ processes still alive (a restarted process's connections are gone). Without the 
 
 from __future__ import annotations
 
+from functools import cache
+
 from prometheus_client import Counter, Gauge, Histogram
 
 # Seconds, from a fraction of a millisecond (a move committed in a group with others) to
@@ -39,6 +41,21 @@ MOVE_SECONDS = Histogram(
     ["game", "stage"],
     buckets=LATENCY_BUCKETS,
 )
+
+
+# A move's own children, looked up once per label values: ``labels()`` with keywords costs
+# several times the increment it leads to, and these run for every move. The values are
+# few (the games, two outcomes, two stages).
+@cache
+def moves(game: str, outcome: str) -> Counter:
+    return MOVES.labels(game=game, outcome=outcome)
+
+
+@cache
+def move_seconds(game: str, stage: str) -> Histogram:
+    return MOVE_SECONDS.labels(game=game, stage=stage)
+
+
 CONNECTIONS = Gauge(
     "parlour_connections",
     "Open play sockets (WebSockets to a room).",

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 import games
 from app import store
 from app.models import Match, MatchEvent
-from app.observability.metrics import MOVES
+from app.observability.metrics import moves
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
@@ -162,13 +162,12 @@ class Referee:
         state moves only after the commit. Each move refereed here is counted, accepted or
         refused (``parlour_moves_total``): with several processes, once, by its owner.
         """
-        moves = MOVES.labels(game=room.rules.name, outcome="refused")
         try:
             await self._act(room, version, action, by, seat, timeout)
         except Refusal:
-            moves.inc()
+            moves(room.rules.name, "refused").inc()
             raise
-        MOVES.labels(game=room.rules.name, outcome="accepted").inc()
+        moves(room.rules.name, "accepted").inc()
 
     async def _act(
         self,

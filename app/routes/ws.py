@@ -35,7 +35,7 @@ from app.http.schemas import (
 )
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
-from app.observability.metrics import MOVE_SECONDS, REFUSALS
+from app.observability.metrics import REFUSALS, move_seconds
 from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
@@ -285,6 +285,6 @@ async def serve(
 def timed_move(connection: Connection, game: str, received: float) -> None:
     """Time a committed move from its receipt: to the commit (now), and to the new state
     going out to the mover's socket (queued by the time the commit is acknowledged)."""
-    MOVE_SECONDS.labels(game=game, stage="committed").observe(time.perf_counter() - received)
-    delivered = MOVE_SECONDS.labels(game=game, stage="delivered")
+    move_seconds(game, "committed").observe(time.perf_counter() - received)
+    delivered = move_seconds(game, "delivered")
     connection.after_queued_sent(lambda: delivered.observe(time.perf_counter() - received))
