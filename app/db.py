@@ -25,7 +25,9 @@ def make_engine(url: str) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False}
     else:
         kwargs["pool_pre_ping"] = True
-    engine = create_engine(url, **kwargs)
+    # A failed statement's error names its SQL, not its values: those may be a session id,
+    # a password hash or an address, and errors end up in the log.
+    engine = create_engine(url, hide_parameters=True, **kwargs)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     OutageLog(engine)

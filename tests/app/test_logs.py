@@ -7,8 +7,10 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,6 +18,7 @@ from sqlalchemy import create_engine, text
 from websockets.sync.client import connect
 
 from app.observability.logs import formatter
+from tests.app.helpers import make_app, running
 from tests.conftest import LiveServer
 
 PASSWORD = "purple-otter-in-the-attic"
@@ -105,3 +108,17 @@ def test_fields_that_could_hold_a_secret_are_never_written() -> None:
     assert line["event"] == "signed in" and line["seat"] == 1
     for secret in ("hunter2", "s3ss10n", "c00k1e"):
         assert secret not in out.getvalue()
+
+
+def test_each_response_names_its_request_id_keeping_a_sane_one_it_was_given(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    with running(make_app(sqlite_url, tmp_path)) as new_client:
+        client = new_client(None)
+        given = client.get("/api/games", headers={"X-Request-ID": "edge-4f2a:7"})
+        assert given.headers["X-Request-ID"] == "edge-4f2a:7"
+        for forged in ("two words", "x" * 65, "id;drop", "line\tbreak"):
+            fresh = client.get("/api/games", headers={"X-Request-ID": forged}).headers
+            assert re.fullmatch(r"[0-9a-f]{32}", fresh["X-Request-ID"]), forged
+        ids = {client.get("/healthz").headers["X-Request-ID"] for _ in range(3)}
+        assert len(ids) == 3
