@@ -49,8 +49,16 @@ SERVER_OPTIONS: dict[str, object] = {
 UVICORN_PROXIES = "FORWARDED_ALLOW_IPS"
 
 
+def exit_normally(_signal: int, _frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
 def serve_one(host: str, port: int) -> None:
     settings = get_settings()
+    # uvicorn takes SIGTERM while it serves, shuts down gracefully, then raises the signal
+    # again with the handler it found: this one, so that the process ends as a normal exit
+    # — status 0, its clean-up (the metrics directory) done — rather than killed by it.
+    signal.signal(signal.SIGTERM, exit_normally)
     http = with_header_timeout(settings.header_timeout)
     uvicorn.run(
         "app.main:create_app",

@@ -201,6 +201,10 @@ class LiveServer:
             "SECRET_KEY": "live-test-secret",
             "DATA_DIR": str(self.data_dir),
             "BOT_DELAY": "0.05",
+            # The server's temporary files (its metrics directory, app/observability/
+            # metrics_directory.py) in the test's directory: a server the test kills
+            # leaves them there, not in the machine's /tmp.
+            "TMPDIR": str(self.data_dir),
             # Every browser and client of the tests comes from 127.0.0.1: the per-address
             # caps would count them all as one visitor (the caps have their own tests).
             **SHARED_ADDRESS_CAPS,

@@ -256,3 +256,13 @@ def test_every_process_of_a_group_reports_the_moves_of_all_once(
         assert value(found, "parlour_connections") == 2
         for seat in (ann, bob):
             seat.close()
+
+
+def test_a_served_process_removes_its_metrics_directory_when_stopped(
+    live_server_factory: Callable[..., LiveServer],
+) -> None:
+    server = live_server_factory()  # its temporary files go to the test's directory
+    assert len(list(server.data_dir.glob("parlour-metrics-*"))) == 1
+    server.stop()  # SIGTERM
+    assert server.process is not None and server.process.returncode == 0
+    assert not list(server.data_dir.glob("parlour-metrics-*"))
