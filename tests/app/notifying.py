@@ -33,6 +33,10 @@ def notifying_app(
         "email_confirmation": "off",
         "notify_poll_seconds": 0,
         "public_url": PUBLIC_URL,
+        # The tables stand for turn-based ones: nobody at them for hours is no reason to
+        # abandon them.
+        "stale_after": 10**8,
+        "absence_grace": 10**8,
         **overrides,
     }
     with timed_app(url, tmp_path, clock, **settings) as timed:
