@@ -83,7 +83,7 @@ def http_receiver() -> Iterator[HttpReceiver]:
     receiver.hold.set()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             headers = {key.lower(): value for key, value in self.headers.items()}

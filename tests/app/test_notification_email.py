@@ -157,9 +157,7 @@ def test_confirmation_may_be_off_only_outside_production() -> None:
     assert Settings(email_confirmation="off").email_confirmation == "off"
 
 
-def test_the_settings_api_refuses_guests_and_bad_input(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_the_settings_api_refuses_guests_and_bad_input(database_url: str, tmp_path: Path) -> None:
     with smtp_server() as (_mail, port), notifying_app(database_url, tmp_path, port) as timed:
         guest = timed.client("Guest")
         refused = guest.put("/api/me/notifications", json={"email": ANN})
@@ -180,3 +178,16 @@ def test_the_settings_api_refuses_guests_and_bad_input(
         settings = ann.get("/api/me/notifications").json()
         assert settings["email"] is None and settings["webhook_url"] is None
         assert settings["email_turns"] is True and settings["email_available"] is True
+
+
+def test_the_settings_page_offers_each_channel(database_url: str, tmp_path: Path) -> None:
+    with smtp_server() as (_mail, port), notifying_app(database_url, tmp_path, port) as timed:
+        guest_page = timed.client("Guest").get("/notifications")
+        assert guest_page.status_code == 200
+        assert 'id="push-toggle"' in guest_page.text
+        assert 'id="notify-form"' not in guest_page.text  # e-mail and webhooks: accounts
+        account_page = account(timed, "ann").get("/notifications")
+        assert 'id="notify-form"' in account_page.text
+        assert 'id="notify-email"' in account_page.text
+        assert 'id="notify-webhook"' in account_page.text
+        assert 'href="/notifications"' in account_page.text

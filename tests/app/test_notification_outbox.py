@@ -69,8 +69,15 @@ def test_a_row_is_claimed_by_one_worker_until_its_lease_ends(database_url: str) 
     with sessions() as session:
         session.execute(insert(User).values(id="u1", name="Ann", created_at=now))
         rows = [
-            {"user_id": "u1", "channel": "webhook", "kind": "turn", "room_id": f"r{n}",
-             "details": {}, "created_at": now, "due_at": now}
+            {
+                "user_id": "u1",
+                "channel": "webhook",
+                "kind": "turn",
+                "room_id": f"r{n}",
+                "details": {},
+                "created_at": now,
+                "due_at": now,
+            }
             for n in range(3)
         ]
         outbox_store.add_outbox_items(session=session, items=rows)
@@ -79,8 +86,11 @@ def test_a_row_is_claimed_by_one_worker_until_its_lease_ends(database_url: str) 
     def claim(worker: str, at: datetime) -> list[OutboxItem]:
         with sessions() as session:
             return outbox_store.claim_outbox(
-                session=session, now=at, lease_until=at + timedelta(seconds=60),
-                worker=worker, limit=10,
+                session=session,
+                now=at,
+                lease_until=at + timedelta(seconds=60),
+                worker=worker,
+                limit=10,
             )
 
     assert len(claim("a", now)) == 3

@@ -139,13 +139,9 @@ def test_push_endpoints_are_checked(database_url: str, tmp_path: Path) -> None:
             assert answer.json()["code"] == "bad_push_endpoint"
 
 
-def test_the_service_worker_is_served_for_the_whole_site(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_the_service_worker_is_served_for_the_whole_site(database_url: str, tmp_path: Path) -> None:
     with smtp_server() as (_mail, port), notifying_app(database_url, tmp_path, port) as timed:
         answer = timed.client().get("/sw.js")
         assert answer.status_code == 200
         assert answer.headers["content-type"].startswith("text/javascript")
         assert "push" in answer.text and "notificationclick" in answer.text
-
-

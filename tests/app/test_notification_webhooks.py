@@ -21,9 +21,7 @@ from tests.app.notifying import (
 from tests.app.receivers import http_receiver, smtp_server, text_of
 
 
-def test_a_turn_reaches_the_smtp_server_and_the_webhook(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_a_turn_reaches_the_smtp_server_and_the_webhook(database_url: str, tmp_path: Path) -> None:
     """The contract: one e-mail whose body has the table's URL, and one POST whose JSON
     has it, signed with the account's secret."""
     with (
@@ -130,8 +128,13 @@ def test_private_addresses_are_refused_where_the_setting_says(
         notifying_app(database_url, tmp_path, port, notify_private_addresses=False) as timed,
     ):
         ann = account(timed, "ann")
-        for url in ("http://127.0.0.1:9/hook", "http://[::1]/hook", "http://10.1.2.3/",
-                    "http://169.254.169.254/latest/meta-data", "http://localhost/"):
+        for url in (
+            "http://127.0.0.1:9/hook",
+            "http://[::1]/hook",
+            "http://10.1.2.3/",
+            "http://169.254.169.254/latest/meta-data",
+            "http://localhost/",
+        ):
             answer = ann.put("/api/me/notifications", json={"webhook_url": url})
             assert answer.status_code == 422, url
             assert answer.json()["code"] == "bad_webhook_url"
