@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from app.models import NotificationSettings
@@ -21,8 +21,8 @@ def notification_settings(*, session: Session, user_id: str) -> NotificationSett
 def settings_of(*, session: Session, user_ids: set[str]) -> dict[str, NotificationSettings]:
     if not user_ids:
         return {}
-    rows = session.query(NotificationSettings).filter(NotificationSettings.user_id.in_(user_ids))
-    return {row.user_id: row for row in rows}
+    query = select(NotificationSettings).where(NotificationSettings.user_id.in_(user_ids))
+    return {row.user_id: row for row in session.scalars(query)}
 
 
 def save_notification_settings(

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.models import OutboxItem
@@ -96,4 +96,5 @@ def drop_pending(*, session: Session, user_id: str, channel: str) -> None:
 
 
 def pending_count(*, session: Session) -> int:
-    return len(session.scalars(select(OutboxItem.id)).all())
+    """How many notifications wait in the outbox (delivered ones are gone)."""
+    return int(session.scalar(select(func.count()).select_from(OutboxItem)) or 0)

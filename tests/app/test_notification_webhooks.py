@@ -7,8 +7,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
+from app.notifications.signals import DeadlineNear, MatchEnded
 from tests.app.notifying import (
     account,
     deliver,
@@ -139,3 +141,36 @@ def test_private_addresses_are_refused_where_the_setting_says(
             assert answer.status_code == 422, url
             assert answer.json()["code"] == "bad_webhook_url"
             assert "private or local" in answer.json()["message"]
+
+
+def test_reminders_and_match_ends_are_told_too(database_url: str, tmp_path: Path) -> None:
+    """A reminder while the person is awaited; a match's end, awaited or not; each as the
+    account chose (here: no reminders by webhook)."""
+    with (
+        smtp_server() as (mail, port),
+        http_receiver() as hook,
+        notifying_app(database_url, tmp_path, port) as timed,
+    ):
+        ann, bob = account(timed, "ann"), account(timed, "bob")
+        body = {
+            "email": "ann@example.org",
+            "webhook_url": hook.url("/h"),
+            "webhook_reminders": False,
+        }
+        assert ann.put("/api/me/notifications", json=body).json()["webhook_reminders"] is False
+        room = table_awaiting(timed, ann, bob)
+        ann_id = turn(timed, ann, room).user_id
+        deadline = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+        emit(timed, DeadlineNear(ann_id, room, "cupid", deadline))
+        deliver(timed)
+        assert hook.requests == []
+        (reminder,) = mail.messages
+        assert "runs out at Tue 01 Dec, 09:30 UTC" in text_of(reminder)
+        assert table_url(room) in text_of(reminder)
+
+        emit(timed, MatchEnded(ann_id, room, "cupid", "Bob won 100–64"))
+        deliver(timed)
+        (ended,) = hook.requests
+        payload = json.loads(ended.body)
+        assert payload["event"] == "ended" and "Bob won 100–64" in payload["content"]
+        assert payload["url"] == table_url(room)
