@@ -168,9 +168,9 @@ def test_reminders_and_match_ends_are_told_too(database_url: str, tmp_path: Path
         assert "runs out at Tue 01 Dec, 09:30 UTC" in text_of(reminder)
         assert table_url(room) in text_of(reminder)
 
-        emit(timed, MatchEnded(ann_id, room, "cupid", "Bob won 100–64"))
+        emit(timed, MatchEnded(ann_id, room, "cupid", "Bob won 100 to 64"))
         deliver(timed)
         (ended,) = hook.requests
         payload = json.loads(ended.body)
-        assert payload["event"] == "ended" and "Bob won 100–64" in payload["content"]
+        assert payload["event"] == "ended" and "Bob won 100 to 64" in payload["content"]
         assert payload["url"] == table_url(room)
