@@ -5,7 +5,7 @@ retried and given up on its own. Runs in the transaction that takes the signals 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -32,8 +32,16 @@ def kind_of(signal: Signal) -> str:
 def details_of(signal: Signal) -> dict[str, Any]:
     if isinstance(signal, MatchEnded):
         return {"summary": signal.summary}
-    deadline = signal.deadline
-    return {"deadline": deadline.isoformat().replace("+00:00", "") + "Z" if deadline else None}
+    return {"deadline": iso_utc(signal.deadline)}
+
+
+def iso_utc(moment: datetime | None) -> str | None:
+    """A deadline on the wire: ISO 8601 in UTC with a Z (a naive time is taken as UTC)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat() + "Z"
 
 
 def wants(row: NotificationSettings | None, channel: str, kind: str) -> bool:

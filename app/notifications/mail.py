@@ -24,7 +24,6 @@ SITE = "Parlour"
 class DigestEntry:
     """One event of a digest: its sentence and its table's link."""
 
-    heading: str
     line: str
     url: str
 
@@ -81,11 +80,9 @@ def digest(
     manage: str,
 ) -> EmailMessage:
     """One e-mail listing every entry, each with its table's link."""
-    if len(entries) == 1:
-        subject = f"{entries[0].heading}: {entries[0].line}"
-    else:
-        subject = f"{len(entries)} updates from your tables"
-    lines = [f"{len(entries)} of your tables need a look:" if len(entries) > 1 else ""]
+    several = len(entries) > 1
+    subject = f"{len(entries)} updates from your tables" if several else entries[0].line
+    lines = [f"{len(entries)} of your tables need a look:" if several else ""]
     for entry in entries:
         lines += [f"- {entry.line}", f"  {entry.url}", ""]
     lines += [

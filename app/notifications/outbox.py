@@ -137,6 +137,10 @@ class Notifications:
         outbox, for the next start or another process)."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.written(), self.settings.delivery_timeout)
+        if self._writer is not None and not self._writer.done():
+            # The database stayed away: what is still unwritten is lost with the process.
+            log.error("stopping with %d notifications unwritten", len(self._pending))
+            self._writer.cancel()
         if self._loop_task is not None:
             self._loop_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

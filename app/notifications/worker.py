@@ -272,11 +272,7 @@ class DeliveryWorker:
             latest.pop((row.room_id, row.kind), None)
             latest[(row.room_id, row.kind)] = row
         return [
-            mail.DigestEntry(
-                wording.HEADINGS.get(row.kind, ""),
-                wording.line(row.kind, row.game, row.details),
-                self._url(row),
-            )
+            mail.DigestEntry(wording.line(row.kind, row.game, row.details), self._url(row))
             for row in latest.values()
         ]
 

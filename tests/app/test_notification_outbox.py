@@ -8,12 +8,16 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
+from sqlalchemy.exc import OperationalError
 
 from app.db import make_engine, make_session_factory
 from app.models import OutboxItem, User
+from app.notifications import outbox as outbox_module
 from app.store import outbox as outbox_store
 from tests.app.helpers import Timed, eventually, state_at
 from tests.app.notifying import (
@@ -212,3 +216,27 @@ def test_failing_and_slow_channels_never_hold_up_play(database_url: str, tmp_pat
         assert round_.result(timeout=30) == 2
         assert len(hook.requests) == 1
         assert pending(timed) == 1  # the e-mail, put back to be tried again
+
+
+def test_signals_the_database_refused_are_written_when_it_answers_again(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox_module, "FIRST_PAUSE", 0.01)
+    with smtp_server() as (mail, port), notifying_app(database_url, tmp_path, port) as timed:
+        ann, bob = account(timed, "ann"), account(timed, "bob")
+        ann.put("/api/me/notifications", json={"email": ANN})
+        room = table_awaiting(timed, ann, bob)
+        database = notifications(timed).database
+        real_run = database.run
+        refusals = [OperationalError("INSERT", {}, Exception("the database is away"))] * 2
+
+        async def flaky(work: Any) -> Any:
+            if refusals:
+                raise refusals.pop()
+            return await real_run(work)
+
+        monkeypatch.setattr(database, "run", flaky)
+        emit(timed, turn(timed, ann, room))  # returns once written, after two refusals
+        assert refusals == []
+        deliver(timed)
+        assert len(mail.messages) == 1
