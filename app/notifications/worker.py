@@ -96,9 +96,6 @@ class DeliveryWorker:
 
         return await self.database.run(committed)
 
-    async def _settings_of(self, user_id: str) -> NotificationSettings | None:
-        return await self.database.call(settings_store.notification_settings, user_id=user_id)
-
     # --- a round ------------------------------------------------------------------------
 
     async def deliver_once(self) -> int:
@@ -114,25 +111,35 @@ class DeliveryWorker:
         )
         if not rows:
             return 0
+        # Everyone's settings at once, read after the claim: one query for the round.
+        found = await self.database.call(
+            settings_store.settings_of, user_ids={row.user_id for row in rows}
+        )
         emails: dict[str, list[OutboxItem]] = {}
         jobs = []
         for row in rows:
             if row.channel == "email":
                 emails.setdefault(row.user_id, []).append(row)
             elif row.channel == "webhook":
-                jobs.append(self._guarded(self._webhook, [row]))
+                jobs.append(self._guarded(self._webhook, [row], found.get(row.user_id)))
             else:
-                jobs.append(self._guarded(self._push, [row]))
-        jobs += [self._guarded(self._emails, items) for items in emails.values()]
+                jobs.append(self._guarded(self._push, [row], found.get(row.user_id)))
+        jobs += [
+            self._guarded(self._emails, items, found.get(user_id))
+            for user_id, items in emails.items()
+        ]
         await asyncio.gather(*jobs)
         return len(rows)
 
     async def _guarded(
-        self, deliver: Callable[[list[OutboxItem]], Any], rows: list[OutboxItem]
+        self,
+        deliver: Callable[[list[OutboxItem], NotificationSettings | None], Any],
+        rows: list[OutboxItem],
+        settings: NotificationSettings | None,
     ) -> None:
         """One person's delivery on one channel; an error of its own never stops the others."""
         try:
-            await deliver(rows)
+            await deliver(rows, settings)
         except Exception:
             log.exception("delivering notifications %s failed", [row.id for row in rows])
             await self._retry(rows)
@@ -193,18 +200,19 @@ class DeliveryWorker:
 
     # --- e-mail -------------------------------------------------------------------------
 
-    async def _emails(self, rows: list[OutboxItem]) -> None:
+    async def _emails(self, rows: list[OutboxItem], settings: NotificationSettings | None) -> None:
         confirmations = [row for row in rows if row.kind == wording.CONFIRM]
         for row in confirmations:
-            await self._guarded(self._confirmation, [row])
+            await self._guarded(self._confirmation, [row], settings)
         events = [row for row in rows if row.kind != wording.CONFIRM]
         if events:
-            await self._digest(events)
+            await self._digest(events, settings)
 
-    async def _confirmation(self, rows: list[OutboxItem]) -> None:
+    async def _confirmation(
+        self, rows: list[OutboxItem], settings: NotificationSettings | None
+    ) -> None:
         (row,) = rows
         address = str(row.details.get("email", ""))
-        settings = await self._settings_of(row.user_id)
         if self.mailer is None or settings is None or settings.email != address:
             await self._finish(rows)  # the address changed meanwhile: its link is void
             return
@@ -217,9 +225,8 @@ class DeliveryWorker:
             return
         await self._finish(rows)
 
-    async def _digest(self, rows: list[OutboxItem]) -> None:
+    async def _digest(self, rows: list[OutboxItem], settings: NotificationSettings | None) -> None:
         user_id = rows[0].user_id
-        settings = await self._settings_of(user_id)
         confirmation = self.settings.email_confirmation == "on"
         if self.mailer is None or not email_usable(settings, confirmation=confirmation):
             await self._finish(rows)
@@ -278,9 +285,8 @@ class DeliveryWorker:
 
     # --- webhooks -----------------------------------------------------------------------
 
-    async def _webhook(self, rows: list[OutboxItem]) -> None:
+    async def _webhook(self, rows: list[OutboxItem], settings: NotificationSettings | None) -> None:
         (row,) = rows
-        settings = await self._settings_of(row.user_id)
         if not webhook_usable(settings) or not wants(settings, "webhook", row.kind):
             await self._finish(rows)
             return
@@ -304,9 +310,10 @@ class DeliveryWorker:
         except (UnsafeUrl, webhooks.WebhookFailed) as error:
             await self._webhook_failed(row, str(error))
             return
-        await self._write(
-            lambda s: settings_store.webhook_delivered(session=s, user_id=row.user_id)
-        )
+        if settings.webhook_failures:
+            await self._write(
+                lambda s: settings_store.webhook_delivered(session=s, user_id=row.user_id)
+            )
         await self._finish(rows)
 
     async def _webhook_failed(self, row: OutboxItem, reason: str) -> None:
@@ -331,13 +338,12 @@ class DeliveryWorker:
 
     # --- Web Push -----------------------------------------------------------------------
 
-    async def _push(self, rows: list[OutboxItem]) -> None:
+    async def _push(self, rows: list[OutboxItem], settings: NotificationSettings | None) -> None:
         (row,) = rows
         subscription_id = int(row.details.get("subscription", 0))
         found = await self.database.call(
             push_store.push_subscription, subscription_id=subscription_id
         )
-        settings = await self._settings_of(row.user_id)
         if found is None or found.user_id != row.user_id or not wants(settings, "push", row.kind):
             await self._finish(rows)
             return

@@ -13,16 +13,16 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.models import OutboxItem
 
 
 def add_outbox_items(*, session: Session, items: Iterable[dict[str, Any]]) -> int:
-    rows = [OutboxItem(**item) for item in items]
-    session.add_all(rows)
-    session.flush()
+    rows = list(items)
+    if rows:
+        session.execute(insert(OutboxItem), rows)  # one statement for them all
     return len(rows)
 
 
