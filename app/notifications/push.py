@@ -9,7 +9,8 @@ Browsers subscribe with the public key; a new key would orphan every subscriptio
 from __future__ import annotations
 
 import base64
-import contextlib
+import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,13 +56,20 @@ def load_vapid(settings: Settings) -> Vapid:
 
 
 def _generate(path: Path) -> None:
+    """A new key written whole under a temporary name, then linked into place: of
+    processes starting at once, one key wins and nobody reads a half-written file."""
     vapid = Vapid()
     vapid.generate_keys()
-    pem = vapid.private_pem()
     path.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileExistsError), path.open("xb") as file:
-        path.chmod(0o600)
-        file.write(pem)
+    spare = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    spare.write_bytes(vapid.private_pem())
+    spare.chmod(0o600)
+    try:
+        os.link(spare, path)
+    except FileExistsError:
+        pass  # another process was first: its key is the one
+    finally:
+        spare.unlink()
 
 
 def public_key(vapid: Vapid) -> str:
