@@ -14,7 +14,10 @@ import http_ece
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
+from py_vapid import Vapid
 
+from app.config import Settings
+from app.notifications import push
 from tests.app.helpers import Timed
 from tests.app.notifying import deliver, emit, notifying_app, table_awaiting, table_url, turn
 from tests.app.receivers import http_receiver, smtp_server
@@ -145,3 +148,17 @@ def test_the_service_worker_is_served_for_the_whole_site(database_url: str, tmp_
         assert answer.status_code == 200
         assert answer.headers["content-type"].startswith("text/javascript")
         assert "push" in answer.text and "notificationclick" in answer.text
+
+
+def test_the_vapid_key_is_generated_once_or_taken_from_the_settings(tmp_path: Path) -> None:
+    first = push.load_vapid(Settings(data_dir=tmp_path))
+    again = push.load_vapid(Settings(data_dir=tmp_path))
+    assert push.public_key(first) == push.public_key(again)
+    assert (tmp_path / push.KEY_FILE).stat().st_mode & 0o077 == 0
+    assert [p.name for p in tmp_path.iterdir()] == [push.KEY_FILE]  # no spare left behind
+
+    given = Vapid()
+    given.generate_keys()
+    pem = given.private_pem().decode()
+    chosen = push.load_vapid(Settings(data_dir=tmp_path, vapid_private_key=pem))
+    assert push.public_key(chosen) == push.public_key(given) != push.public_key(first)
