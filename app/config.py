@@ -178,6 +178,41 @@ class Settings(BaseSettings):
         """The networks whose callers may read /metrics: this machine's and METRICS_ALLOW's."""
         allowed = ["127.0.0.1/32", "::1/128", *filter(None, self.metrics_allow.split(","))]
         return [ipaddress.ip_network(network) for network in allowed]
+    # Where people reach this site (scheme, host and any port, no trailing slash): the
+    # links in e-mails, webhooks and push notifications are made absolute with it.
+    public_url: str = "http://127.0.0.1:8000"
+    # Notifications by e-mail (app/notifications/): none while SMTP_HOST is unset.
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_from: str = "Parlour <parlour@localhost>"
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    # "off": plain SMTP; "starttls": upgrade the connection; "tls": TLS from the start.
+    smtp_tls: Literal["off", "starttls", "tls"] = "off"
+    # "off" (never in production) treats an address as confirmed as soon as it is set.
+    email_confirmation: Literal["on", "off"] = "on"
+    # The least time between two e-mails to one person: what comes meanwhile is gathered
+    # into the next one.
+    email_digest_seconds: float = 600.0
+    # A webhook is turned off after this many failed deliveries in a row.
+    webhook_max_failures: int = 5
+    # Seconds a webhook receiver, a push service or the SMTP server may take to answer.
+    delivery_timeout: float = 10.0
+    # Whether webhooks and push endpoints may be private or loopback addresses: yes in
+    # development and tests, no in production unless set (a server-side request forgery
+    # could otherwise reach the servers beside this one).
+    notify_private_addresses: bool = True
+    # Web Push: the VAPID private key (PEM, or the raw key in base64url); generated once
+    # into DATA_DIR/vapid_private_key.pem when unset. The subject the push services may
+    # write to (a mailto: or https: URL); by default PUBLIC_URL.
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None
+    # Seconds between two rounds of the delivery worker when nothing wakes it (an emit in
+    # this process does); 0: no worker runs in this process.
+    notify_poll_seconds: float = 5.0
+    # Seconds a claimed notification is reserved for the process that claimed it: a
+    # process that dies mid-delivery leaves it to another after this.
+    notify_lease_seconds: float = 60.0
 
     @field_validator("trusted_proxies")
     @classmethod
@@ -200,6 +235,13 @@ class Settings(BaseSettings):
             )
         if "cookie_secure" not in self.model_fields_set:
             self.cookie_secure = True
+        if "notify_private_addresses" not in self.model_fields_set:
+            self.notify_private_addresses = False
+        if self.email_confirmation == "off":
+            raise ValueError(
+                "EMAIL_CONFIRMATION=off is for development and tests: in production every "
+                "address is confirmed by a link before anything is sent to it."
+            )
         return self
 
     def resolved_secret_key(self) -> str:
@@ -213,6 +255,10 @@ class Settings(BaseSettings):
         path.write_text(key)
         path.chmod(0o600)
         return key
+
+    def site_url(self) -> str:
+        """PUBLIC_URL without a trailing slash, for building absolute links."""
+        return self.public_url.rstrip("/")
 
 
 @lru_cache

@@ -35,6 +35,7 @@ from app.http import errors as http_errors
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.notifications.outbox import Notifications, build_notifications
 from app.observability.context import with_request_context
 from app.observability.health import Probe
 from app.people.browser_mark import BrowserMarks
@@ -50,7 +51,8 @@ from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
-from app.routes import operations, pages, ws
+from app.routes import notification_pages, operations, pages, ws
+from app.routes import notifications as notifications_api
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
@@ -103,8 +105,9 @@ class ParlourApp:
 @dataclass
 class Services:
     """What one process runs: the people's sessions, password hashing and the clean-up of
-    idle guests, the quotas, the rooms and their chat, its connections, and with several
-    processes the cluster joining them."""
+    idle guests, the quotas, the rooms and their chat, its connections, the notifications
+    (the rooms' signals and their delivery), and with several processes the cluster
+    joining them."""
 
     settings: Settings
     database: DatabaseThread
@@ -116,6 +119,7 @@ class Services:
     hub: Hub
     rooms: Rooms
     chat: Chat
+    notifications: Notifications
     cluster: Cluster | None
 
 
@@ -158,8 +162,21 @@ def build_services(
     sweeper = GuestSweeper(
         database.sessions, idle_days=settings.guest_idle_days, every=settings.guest_sweep_seconds
     )
+    # The rooms' signals (a turn awaits someone, a deadline nears, a match ended) go here.
+    notifications = build_notifications(settings, database, rooms, cluster)
     return Services(
-        settings, database, signer, auth, hashing, sweeper, quotas, hub, rooms, chat, cluster
+        settings,
+        database,
+        signer,
+        auth,
+        hashing,
+        sweeper,
+        quotas,
+        hub,
+        rooms,
+        chat,
+        notifications,
+        cluster,
     )
 
 
@@ -203,8 +220,10 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
+        services.notifications.start()
         _settle_heap()
         yield
+        await services.notifications.close()
         watchdog.cancel()
         if sweeps is not None:
             sweeps.cancel()
@@ -244,6 +263,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.rooms = services.rooms
     state.chat = services.chat
     state.readiness_probes = readiness_probes(services)
+    state.notifications = services.notifications
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:
@@ -260,8 +280,16 @@ def readiness_probes(services: Services) -> dict[str, Probe]:
 
 def mount_routes(app: FastAPI) -> None:
     """Every API router, the pages, and the static files."""
-    api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
-    for routes in (*api, pages, operations):
+    api = (
+        sessions_api,
+        accounts_api,
+        games_api,
+        rooms_api,
+        matches_api,
+        players_api,
+        notifications_api,
+    )
+    for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 

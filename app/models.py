@@ -258,3 +258,75 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(500))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class NotificationSettings(Base):
+    """How an account is told about its tables when it is not looking (app/notifications/):
+    which channels, for which events, and each channel's state. No row: the defaults."""
+
+    __tablename__ = "notification_settings"
+
+    user_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
+    # When the address was confirmed by its link (None: not yet; nothing else is sent).
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(default=None)
+    email_turns: Mapped[bool] = mapped_column(default=True, server_default=true())
+    email_reminders: Mapped[bool] = mapped_column(default=True, server_default=true())
+    email_endings: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # When the last e-mail went out: the next waits for the digest interval.
+    email_sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    webhook_url: Mapped[str | None] = mapped_column(String(2000), default=None)
+    # Keys the HMAC of each webhook body; shown to the account on its settings page.
+    webhook_secret: Mapped[str | None] = mapped_column(String(64), default=None)
+    webhook_turns: Mapped[bool] = mapped_column(default=True, server_default=true())
+    webhook_reminders: Mapped[bool] = mapped_column(default=True, server_default=true())
+    webhook_endings: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # Failed deliveries in a row; past the limit the webhook is disabled, with a note why,
+    # until its URL is saved again.
+    webhook_failures: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    webhook_disabled_note: Mapped[str | None] = mapped_column(String(500), default=None)
+    push_turns: Mapped[bool] = mapped_column(default=True, server_default=true())
+    push_reminders: Mapped[bool] = mapped_column(default=True, server_default=true())
+    push_endings: Mapped[bool] = mapped_column(default=True, server_default=true())
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (an account's or a guest's): where its push
+    service takes messages for it, and the keys they are encrypted to."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(2000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class OutboxItem(Base):
+    """One notification still to deliver on one channel (the outbox): written when the
+    rooms emit a signal, deleted once delivered or given up. ``due_at`` is when it may go
+    (later after each failure); a process delivering it holds it until ``lease_until``."""
+
+    __tablename__ = "notification_outbox"
+    __table_args__ = (Index("ix_notification_outbox_due", "due_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    # "email", "webhook" or "push".
+    channel: Mapped[str] = mapped_column(String(10))
+    # "turn", "reminder", "ended", or "confirm" (an address's confirmation link).
+    kind: Mapped[str] = mapped_column(String(10))
+    room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    game: Mapped[str | None] = mapped_column(String(20), default=None)
+    # What the message says beyond its kind: the deadline, the match's summary, the
+    # address to confirm, the push subscription's id.
+    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    due_at: Mapped[datetime] = mapped_column(default=utcnow)
+    attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    lease_until: Mapped[datetime | None] = mapped_column(default=None)
+    leased_by: Mapped[str | None] = mapped_column(String(32), default=None)

@@ -11,6 +11,10 @@
   inline script and no framing, ``nosniff`` and a same-origin referrer policy.
 
 The play socket checks the same ``Origin`` rule in app/routes/ws.py.
+
+One exception: the one-click unsubscribe link of an e-mail (``SIGNED_LINKS``). Its
+authority is the signed token in its URL, not a cookie, and mail programs post to it
+themselves, with a form body (RFC 8058) and from anywhere; only the size limit applies.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.observability.metrics import REFUSALS
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Paths whose POST acts on a signed token in the URL, for whoever holds the link
+# (app/routes/notification_pages.py).
+SIGNED_LINKS = frozenset({"/notifications/unsubscribe"})
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
@@ -73,7 +80,11 @@ class HttpGuards:
             await send(message)
 
         if scope["method"] in UNSAFE_METHODS:
-            refusal = self._refusal(Headers(scope=scope))
+            headers = Headers(scope=scope)
+            if scope["path"] in SIGNED_LINKS:
+                refusal = self._size_refusal(headers)
+            else:
+                refusal = self._refusal(headers)
             if refusal is not None:
                 await _refuse(send_with_headers, *refusal)
                 return
@@ -87,12 +98,19 @@ class HttpGuards:
     def _too_large(self) -> str:
         return f"Request bodies are at most {self.max_body} bytes."
 
-    def _refusal(self, headers: Headers) -> tuple[int, str, str] | None:
-        if not origin_allowed(headers, self.allowed):
-            return 403, "bad_origin", "This request came from another site."
+    def _size_refusal(self, headers: Headers) -> tuple[int, str, str] | None:
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
             return 413, "body_too_large", self._too_large()
+        return None
+
+    def _refusal(self, headers: Headers) -> tuple[int, str, str] | None:
+        if not origin_allowed(headers, self.allowed):
+            return 403, "bad_origin", "This request came from another site."
+        too_large = self._size_refusal(headers)
+        if too_large is not None:
+            return too_large
+        length = headers.get("content-length")
         has_body = (length is not None and length != "0") or "transfer-encoding" in headers
         media = headers.get("content-type", "").split(";")[0].strip().lower()
         if has_body and media != "application/json":

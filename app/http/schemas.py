@@ -29,6 +29,41 @@ class LoginIn(Strict):
     password: str
 
 
+class NotificationsIn(Strict):
+    """An account's notification settings; a field left out keeps its value, and ``null``
+    for ``email`` or ``webhook_url`` removes it."""
+
+    email: str | None = None
+    email_turns: bool | None = None
+    email_reminders: bool | None = None
+    email_endings: bool | None = None
+    webhook_url: str | None = None
+    webhook_turns: bool | None = None
+    webhook_reminders: bool | None = None
+    webhook_endings: bool | None = None
+    push_turns: bool | None = None
+    push_reminders: bool | None = None
+    push_endings: bool | None = None
+
+
+class PushKeysIn(Strict):
+    p256dh: str = Field(min_length=1, max_length=200)
+    auth: str = Field(min_length=1, max_length=100)
+
+
+class PushSubscriptionIn(Strict):
+    """A browser's ``PushSubscription`` as its ``toJSON()`` gives it."""
+
+    model_config = ConfigDict(extra="ignore")  # expirationTime and what browsers add
+
+    endpoint: str
+    keys: PushKeysIn
+
+
+class PushEndpointIn(Strict):
+    endpoint: str
+
+
 class ClockIn(Strict):
     """A turn clock in seconds (its limits are checked by app/rooms/turn_clocks.py)."""
 

@@ -6,7 +6,9 @@ idle guests, which touches most of them, is ``idle_guests`` (app/people/idle_gue
 calls it). Beside them:
 ``events``, the event log's transaction; ``credit``, who played each seat's moves (written
 into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
-any of it on a worker thread; ``outage``, database outages told once.
+any of it on a worker thread; ``outage``, database outages told once. The notifications'
+records — ``outbox``, ``notification_settings``, ``push_subscriptions`` — are used as
+modules by app/notifications/ alone.
 
 The rooms (app/rooms/) decide and call these through their storage
 (app/rooms/storage.py); the routes read through them too. These functions only persist and

@@ -1,0 +1,94 @@
+"""From signals to outbox rows: which channels each signal goes out on, by the person's
+settings — one row per channel (and per push subscription), so that each is delivered,
+retried and given up on its own. Runs in the transaction that takes the signals in.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.models import NotificationSettings
+from app.notifications.signals import DeadlineNear, MatchEnded, Signal, TurnAwaits
+from app.notifications.wording import ENDED, REMINDER, TURN
+from app.store import notification_settings as settings_store
+from app.store import outbox as outbox_store
+from app.store import push_subscriptions as push_store
+
+# The settings' per-event column suffix of each kind.
+EVENT_FLAGS = {TURN: "turns", REMINDER: "reminders", ENDED: "endings"}
+
+
+def kind_of(signal: Signal) -> str:
+    if isinstance(signal, TurnAwaits):
+        return TURN
+    if isinstance(signal, DeadlineNear):
+        return REMINDER
+    return ENDED
+
+
+def details_of(signal: Signal) -> dict[str, Any]:
+    if isinstance(signal, MatchEnded):
+        return {"summary": signal.summary}
+    return {"deadline": iso_utc(signal.deadline)}
+
+
+def iso_utc(moment: datetime | None) -> str | None:
+    """A deadline on the wire: ISO 8601 in UTC with a Z (a naive time is taken as UTC)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat() + "Z"
+
+
+def wants(row: NotificationSettings | None, channel: str, kind: str) -> bool:
+    """Whether the person asked for this kind of event on this channel (push: by default)."""
+    if row is None:
+        return channel == "push"
+    return bool(getattr(row, f"{channel}_{EVENT_FLAGS[kind]}"))
+
+
+def email_usable(row: NotificationSettings | None, *, confirmation: bool) -> bool:
+    if row is None or not row.email:
+        return False
+    return row.email_confirmed_at is not None or not confirmation
+
+
+def webhook_usable(row: NotificationSettings | None) -> bool:
+    return row is not None and bool(row.webhook_url) and row.webhook_disabled_note is None
+
+
+def fan_out(
+    session: Session, *, signals: list[Signal], now: datetime, confirmation: bool, email: bool
+) -> int:
+    """Write the outbox rows of ``signals`` and commit; how many. ``email``: whether this
+    server sends e-mail at all (SMTP_HOST)."""
+    users = {signal.user_id for signal in signals}
+    settings = settings_store.settings_of(session=session, user_ids=users)
+    subscriptions = push_store.push_subscriptions_of(session=session, user_ids=users)
+    rows: list[dict[str, Any]] = []
+    for signal in signals:
+        kind, row = kind_of(signal), settings.get(signal.user_id)
+        base = {
+            "user_id": signal.user_id,
+            "kind": kind,
+            "room_id": signal.room_id,
+            "game": signal.game,
+            "created_at": now,
+            "due_at": now,
+        }
+        if email and email_usable(row, confirmation=confirmation) and wants(row, "email", kind):
+            rows.append({**base, "channel": "email", "details": details_of(signal)})
+        if webhook_usable(row) and wants(row, "webhook", kind):
+            rows.append({**base, "channel": "webhook", "details": details_of(signal)})
+        if wants(row, "push", kind):
+            for subscription in subscriptions:
+                if subscription.user_id == signal.user_id:
+                    details = {**details_of(signal), "subscription": subscription.id}
+                    rows.append({**base, "channel": "push", "details": details})
+    written = outbox_store.add_outbox_items(session=session, items=rows)
+    session.commit()
+    return written
