@@ -37,6 +37,7 @@ from app.notifications.fan_out import email_usable, wants, webhook_usable
 from app.notifications.looking import Looking, TurnCheck
 from app.notifications.retries import next_try
 from app.notifications.tokens import EmailTokens
+from app.observability.metrics import NOTIFICATIONS_FAILED, NOTIFICATIONS_SENT
 from app.rooms.time_source import TimeSource, stamp
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
@@ -220,9 +221,11 @@ class DeliveryWorker:
         try:
             await self.mailer.send(mail.confirmation(self.settings, to=address, link=link))
         except Exception as error:
+            NOTIFICATIONS_FAILED.labels(channel="email").inc()
             log.warning("confirmation e-mail %s not sent: %s", row.id, error)
             await self._retry(rows)
             return
+        NOTIFICATIONS_SENT.labels(channel="email").inc()
         await self._finish(rows)
 
     async def _digest(self, rows: list[OutboxItem], settings: NotificationSettings | None) -> None:
@@ -262,6 +265,7 @@ class DeliveryWorker:
         try:
             await self.mailer.send(message)
         except Exception as error:
+            NOTIFICATIONS_FAILED.labels(channel="email").inc()
             log.warning("e-mail to %s not sent: %s", user_id, error)
             await self._write(
                 lambda s: settings_store.give_back_email_slot(
@@ -270,6 +274,7 @@ class DeliveryWorker:
             )
             await self._retry(kept)
             return
+        NOTIFICATIONS_SENT.labels(channel="email").inc()
         await self._finish(kept)
 
     def _entries(self, rows: list[OutboxItem]) -> list[mail.DigestEntry]:
@@ -308,8 +313,10 @@ class DeliveryWorker:
                 timeout=self.settings.delivery_timeout,
             )
         except (UnsafeUrl, webhooks.WebhookFailed) as error:
+            NOTIFICATIONS_FAILED.labels(channel="webhook").inc()
             await self._webhook_failed(row, str(error))
             return
+        NOTIFICATIONS_SENT.labels(channel="webhook").inc()
         if settings.webhook_failures:
             await self._write(
                 lambda s: settings_store.webhook_delivered(session=s, user_id=row.user_id)
@@ -369,6 +376,7 @@ class DeliveryWorker:
                 timeout=self.settings.delivery_timeout,
             )
         except (push.PushGone, UnsafeUrl):
+            NOTIFICATIONS_FAILED.labels(channel="push").inc()
             await self._write(
                 lambda s: push_store.forget_push_subscription(
                     session=s, subscription_id=subscription_id
@@ -377,7 +385,9 @@ class DeliveryWorker:
             await self._finish(rows)
             return
         except push.PushFailed as error:
+            NOTIFICATIONS_FAILED.labels(channel="push").inc()
             log.info("push %s not delivered: %s", row.id, error)
             await self._retry(rows)
             return
+        NOTIFICATIONS_SENT.labels(channel="push").inc()
         await self._finish(rows)

@@ -10,6 +10,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from prometheus_client import REGISTRY
+
 from app.notifications.signals import DeadlineNear, MatchEnded
 from tests.app.notifying import (
     account,
@@ -21,6 +23,17 @@ from tests.app.notifying import (
     turn,
 )
 from tests.app.receivers import http_receiver, smtp_server, text_of
+
+
+def sent(channel: str) -> float:
+    """parlour_notifications_sent_total for one channel, as /metrics would report it."""
+    value = REGISTRY.get_sample_value("parlour_notifications_sent_total", {"channel": channel})
+    return value or 0.0
+
+
+def failed(channel: str) -> float:
+    value = REGISTRY.get_sample_value("parlour_notifications_failed_total", {"channel": channel})
+    return value or 0.0
 
 
 def test_a_turn_reaches_the_smtp_server_and_the_webhook(database_url: str, tmp_path: Path) -> None:
@@ -43,9 +56,14 @@ def test_a_turn_reaches_the_smtp_server_and_the_webhook(database_url: str, tmp_p
         secret = ann.get("/api/me/notifications").json()["webhook_secret"]
         assert secret and saved.json()["webhook_secret"] == secret
         room = table_awaiting(timed, ann, bob)
+        sent_before = {channel: sent(channel) for channel in ("email", "webhook")}
         emit(timed, turn(timed, ann, room))
         deliver(timed)
 
+        assert {channel: sent(channel) - sent_before[channel] for channel in sent_before} == {
+            "email": 1,
+            "webhook": 1,
+        }
         assert len(mail.messages) == 1 and table_url(room) in text_of(mail.messages[0])
         (post,) = hook.requests
         assert post.path == "/hook"
@@ -72,9 +90,11 @@ def test_a_failing_webhook_is_retried_with_backoff_then_disabled(
         ann.put("/api/me/notifications", json={"webhook_url": hook.url("/hook")})
         room = table_awaiting(timed, ann, bob)
         hook.statuses = [500] * 10
+        failed_before = failed("webhook")
         emit(timed, turn(timed, ann, room))
         deliver(timed)
         assert len(hook.requests) == 1
+        assert failed("webhook") == failed_before + 1
         # Each retry waits twice as long as the one before: 30 s, 60 s, 120 s.
         for wait in (30, 60, 120):
             timed.advance(wait - 1)
