@@ -134,6 +134,10 @@ class Settings(BaseSettings):
     # Seconds a table may have no seat's person connected before it closes (waiting) or
     # its match is abandoned (playing).
     stale_after: float = 1800.0
+    # Turn-based tables: how often each process looks in the database for deadlines coming
+    # (0: never), and how long before a deadline its awaited person is reminded.
+    turn_sweep_seconds: float = 60.0
+    deadline_reminder_seconds: float = 4 * 3600.0
 
     # A line per HTTP request on the server's output. Behind a reverse proxy, which keeps
     # its own access log, turn it off: it costs the event loop a write per request.

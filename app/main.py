@@ -32,6 +32,7 @@ from app.http import errors as http_errors
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.notifications.signals import Signals
 from app.people.browser_mark import BrowserMarks
 from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
@@ -49,6 +50,7 @@ from app.routes import pages, ws
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
+from app.routes import tables as tables_api
 from app.store.database_thread import DatabaseThread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,6 +118,7 @@ def build_services(
     storage: RoomStorage,
     database: DatabaseThread,
     time_source: TimeSource | None,
+    signals: Signals | None = None,
 ) -> Services:
     """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
@@ -127,6 +130,9 @@ def build_services(
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
         "thinkers": Thinkers(settings.bot_workers),
+        "signals": signals,
+        "turn_sweep_seconds": settings.turn_sweep_seconds,
+        "deadline_reminder_seconds": settings.deadline_reminder_seconds,
     }
     hub = Hub()
     cluster: Cluster | None = None
@@ -195,6 +201,7 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
+        rooms.sweep.start()
         _settle_heap()
         yield
         watchdog.cancel()
@@ -239,7 +246,15 @@ def expose(app: FastAPI, services: Services) -> None:
 
 def mount_routes(app: FastAPI) -> None:
     """Every API router, the pages, and the static files."""
-    api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
+    api = (
+        sessions_api,
+        accounts_api,
+        games_api,
+        rooms_api,
+        matches_api,
+        players_api,
+        tables_api,
+    )
     for routes in (*api, pages):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
@@ -251,15 +266,18 @@ def create_app(
     storage: RoomStorage | None = None,
     database: DatabaseThread | None = None,
     time_source: TimeSource | None = None,
+    signals: Signals | None = None,
 ) -> ParlourApp:
     """The app; ``storage`` replaces the rooms' database transactions, ``database`` the
-    people's and the chat's, and ``time_source`` is what the rooms keep time by
-    (tests inject them)."""
+    people's and the chat's, ``time_source`` is what the rooms keep time by, and
+    ``signals`` is told of turns, deadlines near and ends at turn-based tables (the
+    notification channels; without it they are only logged at debug level). Tests inject
+    them."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     # People's sessions and the chat run their transactions on the same engine as the rooms.
     database = database or DatabaseThread(make_session_factory(storage.engine))
-    services = build_services(settings, storage, database, time_source)
+    services = build_services(settings, storage, database, time_source, signals)
     app = FastAPI(
         title="Parlour",
         summary="Five original card games to play with friends.",

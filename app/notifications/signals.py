@@ -1,0 +1,51 @@
+"""What the rooms tell the notification channels: a person's turn began, their time is nearly
+out, their match ended.
+
+The rooms emit these after the change is committed; the notification outbox decides whether,
+when and how the person hears of it (e-mail, Web Push, webhook). Emitting never blocks play.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAwaits:
+    """It is now `user_id`'s turn at a turn-based table (they are awaited to act)."""
+
+    user_id: str
+    room_id: str
+    game: str
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineNear:
+    """`user_id` is still awaited and their time per move runs out at `deadline`."""
+
+    user_id: str
+    room_id: str
+    game: str
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match at `room_id` is over; `summary` is one line a person reads ("Ann won 3–1")."""
+
+    user_id: str
+    room_id: str
+    game: str
+    summary: str
+
+
+Signal = TurnAwaits | DeadlineNear | MatchEnded
+
+
+class Signals(Protocol):
+    """Where the rooms send signals; implemented by the notification outbox."""
+
+    def emit(self, signal: Signal) -> None:
+        """Take the signal without blocking the caller (the event loop)."""
+        ...
