@@ -31,12 +31,12 @@ def test_a_turn_based_match_is_played_to_the_end_across_restarts(
         played = room_of(people[0], room_id)["version"]
     assert played == 10
     clock.advance(days(0.5))  # half a day with no server: nobody runs out of time
-    with restarted(database_url, tmp_path, people, clock) as (second, people):
+    with restarted(database_url, tmp_path, people, clock) as (_, people):
         assert room_of(people[0], room_id)["version"] == played
         play_moves(people, room_id, 8)
         played = room_of(people[0], room_id)["version"]
     assert played == 18
-    with restarted(database_url, tmp_path, people, clock) as (third, people):
+    with restarted(database_url, tmp_path, people, clock) as (_, people):
         last = play_moves(people, room_id, 5000)
         room = room_of(people[0], room_id)
         record = people[0].get(f"/api/matches/{room['match_id']}").json()
@@ -61,7 +61,7 @@ def test_deadlines_are_kept_across_a_restart_as_they_were(
         deadlines = [seat["deadline"] for seat in moved["seats"]]
         assert deadlines == [None, first.iso(days(2))]
     clock.advance(days(1.5))  # the server is down for a day and a half
-    with restarted(database_url, tmp_path, people, clock) as (second, people):
+    with restarted(database_url, tmp_path, people, clock) as (_, people):
         again = room_of(people[0], room_id)
         # Bob's deadline is the one set when Ann moved: half a day from now.
         assert [seat["deadline"] for seat in again["seats"]] == deadlines
