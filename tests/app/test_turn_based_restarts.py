@@ -61,7 +61,7 @@ def test_deadlines_are_kept_across_a_restart_as_they_were(
         deadlines = [seat["deadline"] for seat in moved["seats"]]
         assert deadlines == [None, first.iso(days(2))]
     clock.advance(days(1.5))  # the server is down for a day and a half
-    with restarted(database_url, tmp_path, people, clock) as (_, people):
+    with restarted(database_url, tmp_path, people, clock) as (second, people):
         again = room_of(people[0], room_id)
         # Bob's deadline is the one set when Ann moved: half a day from now.
         assert [seat["deadline"] for seat in again["seats"]] == deadlines
