@@ -108,12 +108,15 @@ class RoomRegistry:
         room = self._cached(room_id_or_code)
         if room is not None:
             return room
+        # Rooms are read from the database side by side (turn-based tables load on every
+        # touch); only taking one into memory is one at a time, so a room read twice at
+        # once is held once.
+        stored = await self.storage.load_room(room_id_or_code)
+        if stored is None:
+            raise Refusal("room_not_found", "There is no such room.", 404)
         async with self._load_lock:
-            room = self._cached(room_id_or_code)
+            room = self._rooms.get(stored.room.id)
             if room is None:
-                stored = await self.storage.load_room(room_id_or_code)
-                if stored is None:
-                    raise Refusal("room_not_found", "There is no such room.", 404)
                 room = _restored(live_room(stored.room), stored)
                 # Held (claimed, or followed with its notices listened to) before anything
                 # else here can find it: an action sent through this process meanwhile
