@@ -228,6 +228,8 @@ class Referee:
             _record(room, seq, seat, action, before)
             if over:
                 room.status, room.code = "finished", None  # the log freed the code
+            if over or is_turn_based(room):
+                # A turn-based table's description names the awaited seats' deadlines.
                 room.described()
             self.notifier.room_changed(room)
 
