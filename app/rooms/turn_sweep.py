@@ -29,6 +29,7 @@ from app.rooms.time_source import TimeSource, stamp
 from app.rooms.turn_signals import when
 
 log = logging.getLogger("parlour.sweep")
+BATCH = 1000  # tables whose reminders one transaction claims
 
 
 class TurnSweep:

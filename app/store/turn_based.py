@@ -25,14 +25,15 @@ class Reminder:
     deadline: float  # seconds since the epoch, as the room's clocks keep it
 
 
-def claim_reminders(*, session: Session, until: datetime, limit: int = 500) -> list[Reminder]:
+def claim_reminders(*, session: Session, until: datetime, limit: int = 1000) -> list[Reminder]:
     """The awaited people at turn-based tables whose deadline comes by ``until`` and whose
-    reminder was not sent yet. Each table's reminder is claimed (``reminded_deadline`` set
-    to its deadline, only if the deadline is still that one) in this transaction, so that
-    it is sent once however many processes sweep."""
-    rows = session.scalars(
-        select(Room)
-        .options(selectinload(Room.seats))
+    reminder was not sent yet (at most ``limit`` tables' worth, soonest first).
+
+    Each table's reminder is claimed by the one statement that finds it — its
+    ``reminded_deadline`` set to its deadline — so it is sent once however many processes
+    sweep at once: a second process's update finds the row claimed and skips it."""
+    due = (
+        select(Room.id)
         .where(
             Room.deadline.is_not(None),
             Room.deadline <= until,
@@ -42,30 +43,34 @@ def claim_reminders(*, session: Session, until: datetime, limit: int = 500) -> l
         )
         .order_by(Room.deadline)
         .limit(limit)
-    ).all()
-    reminders: list[Reminder] = []
-    for row in rows:
-        claimed = session.execute(
-            update(Room)
-            .where(Room.id == row.id, Room.deadline == row.deadline)
-            .values(reminded_deadline=row.deadline)
+    )
+    claimed = session.execute(
+        update(Room)
+        .where(
+            Room.id.in_(due.scalar_subquery()),
+            or_(Room.reminded_deadline.is_(None), Room.reminded_deadline != Room.deadline),
         )
-        if claimed.rowcount != 1:  # type: ignore[attr-defined]
-            continue  # a move came meanwhile: its deadline is another
-        reminders.extend(_awaited(row, until))
+        .values(reminded_deadline=Room.deadline)
+        .returning(Room.id, Room.game, Room.clock_state)
+    ).all()
+    seats = session.execute(
+        select(Seat.room_id, Seat.seat, Seat.user_id).where(
+            Seat.room_id.in_([row.id for row in claimed]), Seat.user_id.is_not(None)
+        )
+    ).all()
     session.commit()
+    people: dict[str, list[tuple[int, str]]] = {}
+    for room_id, seat, user_id in seats:
+        people.setdefault(room_id, []).append((seat, str(user_id)))
+    horizon = _epoch(until)
+    reminders = []
+    for room_id, game, clock_state in claimed:
+        deadlines: list[float | None] = (clock_state or {}).get("deadlines", [])
+        for seat, user_id in sorted(people.get(room_id, [])):
+            deadline = deadlines[seat] if seat < len(deadlines) else None
+            if deadline is not None and deadline <= horizon:
+                reminders.append(Reminder(user_id, room_id, game, deadline))
     return reminders
-
-
-def _awaited(row: Room, until: datetime) -> list[Reminder]:
-    deadlines: list[float | None] = (row.clock_state or {}).get("deadlines", [])
-    limit = _epoch(until)
-    found = []
-    for seat in row.seats:
-        deadline = deadlines[seat.seat] if seat.seat < len(deadlines) else None
-        if seat.user_id is not None and deadline is not None and deadline <= limit:
-            found.append(Reminder(seat.user_id, row.id, row.game, deadline))
-    return found
 
 
 def _epoch(naive_utc: datetime) -> float:
