@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import api_json, create_room, play_until, turn_of, wait_table
 
 pytestmark = pytest.mark.e2e
@@ -60,6 +61,7 @@ def test_a_turn_based_table_closed_midway_is_in_your_tables_and_the_header(pages
     expect(again.locator("#awaiting-count")).to_contain_text("1")
     assert 'id="awaiting-count"' in again.request.get("/tables").text()
     pages.shot(again, "your-tables")
+    assert_accessible(again, "Your tables")
     row.get_by_role("link", name="Cupid").click()
     again.wait_for_url(f"**/rooms/{room_id}")
     wait_table(again)
