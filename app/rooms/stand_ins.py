@@ -4,7 +4,7 @@ A person's seat passes to a computer mid-match in three ways: the host gives it 
 the person has been away for the absence grace (``replace``, POST /bots), the clock has
 played the person's moves twice in a row (``take_over``), or — at a turn-based table —
 another player lets a computer play once the person's deadline has passed
-(``after_deadline``, POST /bots too). Either way the computer *stands
+(``after_deadline``, POST /bots too). Whichever way, the computer *stands
 in* for the person: the seat remembers them, and at any moment before the match ends they
 may take it back (``reclaim``, POST /reclaim). The computer stops at once: the referee
 refuses a computer's move for a seat that is no longer a computer's, even one already on

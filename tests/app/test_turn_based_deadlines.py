@@ -40,6 +40,13 @@ def test_a_match_is_claimed_once_the_deadline_has_passed(
         assert record["status"] == "finished" and record["winners"] == [1]
         assert [seat["left"] for seat in record["seats"]] == [True, False]
         error_of(bob.post(f"/api/rooms/{room_id}/claim"), 409, "match_over")
+        # It is reviewed, told and listed like any finished match.
+        review = bob.get(f"/api/matches/{room['match_id']}/review")
+        assert review.status_code == 200 and len(review.json()["frames"]) == 1
+        transcript = bob.get(f"/api/matches/{room['match_id']}/transcript.txt")
+        assert transcript.status_code == 200, transcript.text
+        history = bob.get("/api/matches", params={"user": "me"}).json()["matches"]
+        assert [match["id"] for match in history] == [room["match_id"]]
         ended = signals.of(MatchEnded)
         assert sorted(signal.user_id for signal in ended) == sorted([user_id(ann), user_id(bob)])
         assert "Ann ran out of time" in ended[0].summary
