@@ -151,6 +151,10 @@ class Settings(BaseSettings):
     # Seconds a table may have no seat's person connected before it closes (waiting) or
     # its match is abandoned (playing).
     stale_after: float = 1800.0
+    # Turn-based tables: how often each process looks in the database for deadlines coming
+    # (0: never), and how long before a deadline its awaited person is reminded.
+    turn_sweep_seconds: float = 60.0
+    deadline_reminder_seconds: float = 4 * 3600.0
 
     # A line per HTTP request on the server's output. Behind a reverse proxy, which keeps
     # its own access log, turn it off: it costs the event loop a write per request.
@@ -178,6 +182,7 @@ class Settings(BaseSettings):
         """The networks whose callers may read /metrics: this machine's and METRICS_ALLOW's."""
         allowed = ["127.0.0.1/32", "::1/128", *filter(None, self.metrics_allow.split(","))]
         return [ipaddress.ip_network(network) for network in allowed]
+
     # Where people reach this site (scheme, host and any port, no trailing slash): the
     # links in e-mails, webhooks and push notifications are made absolute with it.
     public_url: str = "http://127.0.0.1:8000"

@@ -45,6 +45,7 @@ from app.people.idle_guests import GuestSweeper
 from app.people.sessions import Authenticator
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
+from app.rooms.signals import Signals
 from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
 from app.rooms.time_source import TimeSource
@@ -56,6 +57,7 @@ from app.routes import notifications as notifications_api
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
+from app.routes import tables as tables_api
 from app.store.database_thread import DatabaseThread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +130,7 @@ def build_services(
     storage: RoomStorage,
     database: DatabaseThread,
     time_source: TimeSource | None,
+    signals: Signals | None = None,
 ) -> Services:
     """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
@@ -139,6 +142,8 @@ def build_services(
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
         "thinkers": Thinkers(settings.bot_workers),
+        "turn_sweep_seconds": settings.turn_sweep_seconds,
+        "deadline_reminder_seconds": settings.deadline_reminder_seconds,
     }
     hub = Hub()
     cluster: Cluster | None = None
@@ -162,8 +167,10 @@ def build_services(
     sweeper = GuestSweeper(
         database.sessions, idle_days=settings.guest_idle_days, every=settings.guest_sweep_seconds
     )
-    # The rooms' signals (a turn awaits someone, a deadline nears, a match ended) go here.
+    # The rooms' signals (a turn awaits someone, a deadline nears, a match ended) go to the
+    # notification outbox, or where the caller says (tests record them).
     notifications = build_notifications(settings, database, rooms, cluster)
+    rooms.send_signals_to(signals or notifications)
     return Services(
         settings,
         database,
@@ -221,6 +228,7 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
         services.notifications.start()
+        rooms.sweep.start()
         _settle_heap()
         yield
         await services.notifications.close()
@@ -288,6 +296,7 @@ def mount_routes(app: FastAPI) -> None:
         matches_api,
         players_api,
         notifications_api,
+        tables_api,
     )
     for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)
@@ -300,15 +309,17 @@ def create_app(
     storage: RoomStorage | None = None,
     database: DatabaseThread | None = None,
     time_source: TimeSource | None = None,
+    signals: Signals | None = None,
 ) -> ParlourApp:
     """The app; ``storage`` replaces the rooms' database transactions, ``database`` the
-    people's and the chat's, and ``time_source`` is what the rooms keep time by
-    (tests inject them)."""
+    people's and the chat's, ``time_source`` is what the rooms keep time by, and
+    ``signals`` is told of turns, deadlines near and ends at turn-based tables instead of
+    the notification outbox. Tests inject them."""
     settings = settings or get_settings()
     storage = storage or RoomStorage(make_engine(settings.database_url))
     # People's sessions and the chat run their transactions on the same engine as the rooms.
     database = database or DatabaseThread(make_session_factory(storage.engine))
-    services = build_services(settings, storage, database, time_source)
+    services = build_services(settings, storage, database, time_source, signals)
     app = FastAPI(
         title="Parlour",
         summary="Five original card games to play with friends.",

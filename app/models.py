@@ -106,6 +106,16 @@ class Room(Base):
         JSON, default=dict, server_default=text("'{}'")
     )
 
+    # The pace of play: "live" (everyone at the table at once) or "turn_based" (a match over
+    # days: each move has ``days_per_move`` days, app/rooms/pace.py).
+    pace: Mapped[str] = mapped_column(String(12), default="live", server_default="live")
+    days_per_move: Mapped[int | None] = mapped_column(default=None)
+    # A turn-based match's next deadline: the earliest of the awaited people's (None while
+    # no person is awaited), written with each move; the sweep finds deadlines by it.
+    deadline: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    # The deadline whose "deadline near" reminder was sent (once per awaited move).
+    reminded_deadline: Mapped[datetime | None] = mapped_column(default=None)
+
     seats: Mapped[list[Seat]] = relationship(
         back_populates="room", order_by="Seat.seat", cascade="all, delete-orphan"
     )

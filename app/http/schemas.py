@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
 
 class Strict(BaseModel):
@@ -79,6 +79,9 @@ class RoomIn(Strict):
     # Rated: accounts only, no computer players; the match changes ratings.
     rated: bool = False
     clock: ClockIn | None = None
+    # A match over days: each move has days_per_move days (app/rooms/pace.py checks them).
+    pace: Literal["live", "turn_based"] = "live"
+    days_per_move: StrictInt | None = None
 
 
 class SeatIn(Strict):

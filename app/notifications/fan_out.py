@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.models import NotificationSettings
-from app.notifications.signals import DeadlineNear, MatchEnded, Signal, TurnAwaits
 from app.notifications.wording import ENDED, REMINDER, TURN
+from app.rooms.signals import DeadlineNear, MatchEnded, Signal, TurnAwaits
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
 from app.store import push_subscriptions as push_store

@@ -1,4 +1,4 @@
-"""``Notifications``: the rooms' ``Signals`` (app/notifications/signals.py), the outbox's
+"""``Notifications``: the rooms' ``Signals`` (app/rooms/signals.py), the outbox's
 front, and the delivery worker's loop.
 
 ``emit`` only appends the signal to a list on the event loop and makes sure a writer task
@@ -27,10 +27,10 @@ from app.notifications import push
 from app.notifications.fan_out import fan_out
 from app.notifications.looking import ClusterLooking, Looking, PresenceLooking, RoomsTurnCheck
 from app.notifications.mail import SmtpMailer
-from app.notifications.signals import Signal
 from app.notifications.tokens import EmailTokens
 from app.notifications.worker import BATCH, DeliveryWorker
 from app.rooms import Rooms
+from app.rooms.signals import Signal
 from app.rooms.time_source import TimeSource, stamp
 from app.store.database_thread import DatabaseThread
 

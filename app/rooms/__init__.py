@@ -14,6 +14,10 @@ One module per concern:
 - ``follower``      — this process's copies of rooms other processes referee, kept in step
                       with their owners' notices;
 - ``turn_clocks``   — the seats' turn clocks as immutable values;
+- ``pace``          — live or turn-based: days per move, deadlines, who ran out of time;
+- ``turn_signals``  — what a turn-based table tells the notification channels;
+- ``turn_sweep``    — deadlines near found in the database, dormant tables let go;
+- ``your_tables``   — a person's unfinished tables, those awaiting them first;
 - ``time_source``   — ``TimeSource``: wall time and timers, injected;
 - ``away``          — since when each seat's person is away, stamped by the owner;
 - ``timers``        — one timer per room on its owner, for the next thing due;

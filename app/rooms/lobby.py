@@ -22,6 +22,7 @@ from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
 from app.rooms.notifier import Notifier, Presence
+from app.rooms.pace import LIVE, TURN_BASED, deadline_columns, move_clock, pace_setting
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import begin, set_turn_clocks
 from app.rooms.registry import RoomRegistry, live_room
@@ -111,9 +112,12 @@ class Lobby:
         visibility: str,
         rated: bool = False,
         clock: dict[str, Any] | None = None,
+        pace: str = LIVE,
+        days_per_move: int | None = None,
     ) -> LiveRoom:
-        """A new waiting room, with a turn clock or none; the host sits in seat 0. A rated
-        room is for accounts only (the caller checks that the host is one)."""
+        """A new waiting room, live (with a turn clock or none) or turn-based (with days per
+        move); the host sits in seat 0. A rated room is for accounts only (the caller checks
+        that the host is one)."""
         try:
             rules = games.get(game)
         except KeyError as error:
@@ -121,6 +125,11 @@ class Lobby:
         seat_count = rules.min_seats if seats is None else seats
         merged = validate_options(rules, seat_count, options)
         setting = turn_clocks.clock_setting(clock)
+        pace, days_per_move = pace_setting(pace, days_per_move)
+        if pace == TURN_BASED and setting is not None:
+            raise Refusal(
+                "bad_pace", "A turn-based table has days per move, not a turn clock.", 422
+            )
         row = Room(
             id=secrets.token_hex(8),
             code=await self._new_code(visibility),
@@ -133,6 +142,8 @@ class Lobby:
             created_at=utcnow(),
             rated=rated,
             clock=setting,
+            pace=pace,
+            days_per_move=days_per_move,
             watchers_chat=True,
             muted=[],
             mute_marks={},
@@ -213,10 +224,14 @@ class Lobby:
     async def add_bot(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
         """The host gives a free seat to a computer player — or, during play, the seat of a
         person away for longer than the absence grace (app/rooms/stand_ins.py), so that
-        the others can finish; the person may take it back."""
+        the others can finish; at a turn-based table any other player may, once the
+        person's deadline has passed. The person may take it back."""
         _check_seat_index(room, seat)
         if kind not in BOT_KINDS:
             raise Refusal("bad_request", f"Unknown computer player {kind!r}.", 422)
+        if room.status == "playing" and room.pace == TURN_BASED:
+            await self.stand_ins.after_deadline(room, user_id=user_id, seat=seat, kind=kind)
+            return
         if room.status == "playing":
             await self.stand_ins.replace(room, user_id=user_id, seat=seat, kind=kind)
             return
@@ -282,10 +297,11 @@ class Lobby:
             )
             user_ids = [h.user_id for h in room.seats if h is not None]
             clocks = None
-            if room.time_control is not None:
-                first = room.rules.new_game(room.seat_count, seed, room.options, None)
+            setting = move_clock(room)
+            first = room.rules.new_game(room.seat_count, seed, room.options, None)
+            if setting is not None:
                 clocks = turn_clocks.started(
-                    room.time_control,
+                    setting,
                     room.seat_count,
                     room.rules.to_act(first),
                     self.time_source.now(),
@@ -296,6 +312,7 @@ class Lobby:
                 match=match,
                 user_ids=user_ids,
                 clock_state=None if clocks is None else clocks.to_json(),
+                room_changes=deadline_columns(room, clocks, first),
             )
             begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
             set_turn_clocks(room, clocks)
@@ -332,6 +349,8 @@ class Lobby:
                 created_at=utcnow(),
                 rated=room.rated,
                 clock=room.time_control,
+                pace=room.pace,
+                days_per_move=room.days_per_move,
                 watchers_chat=True,
                 muted=[],
                 mute_marks={},

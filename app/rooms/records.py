@@ -77,6 +77,12 @@ class LiveRoom:
     # once the match started, the seats' turn clocks (app/rooms/turn_clocks.py).
     time_control: dict[str, int] | None = None
     turn_clocks: TurnClocks | None = None
+    # The pace: "live", or "turn_based" with ``days_per_move`` days for each move — its
+    # turn clocks then hold each awaited seat's deadline (app/rooms/pace.py).
+    pace: str = "live"
+    days_per_move: int | None = None
+    # The seats whose time ran out when the match was claimed here (Referee.claim).
+    ran_out: list[int] = field(default_factory=list)
     # Per seat: since when its person has had no open connection (None: connected, or no
     # person); and since when no seat's person has been connected. Stamped by the room's
     # owner (app/rooms/away.py) and carried to other processes in its notices.

@@ -8,7 +8,8 @@ and says what the action would do without playing it. ``begin`` and ``restore`` 
 room's state at the start of a match and from its log; ``follow`` moves this process's
 copy of a room another process referees (app/rooms/follower.py); ``set_turn_clocks`` is
 how the lobby, the stand-ins and the follower set the clocks they stored or were told;
-``abandon`` ends a match nobody stayed for; ``restart_clocks`` gives awaited seats their
+``abandon`` ends a match nobody stayed for; ``claim`` ends a turn-based match whose awaited
+people ran out of time; ``restart_clocks`` gives awaited seats their
 turn afresh when this process takes charge of a running match (app/rooms/turn_clocks.py
 says why)."""
 
@@ -25,6 +26,7 @@ from app.observability.metrics import moves
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
+from app.rooms.pace import deadline_columns, is_turn_based, move_clock, out_of_time
 from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource, stamp
@@ -91,6 +93,14 @@ def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
     room.state = room.rules.apply(before, seat, action)
     _record(room, seq, seat, action, before)
     return True
+
+
+def best_of(room: LiveRoom, seats: list[int]) -> list[int]:
+    """The seats among ``seats`` with the best score (the lowest where lower scores win)."""
+    scores = room.rules.scores(room.state)
+    sign = 1 if room.rules.lower_scores_win else -1
+    best = min(sign * scores[s] for s in seats)
+    return [s for s in seats if sign * scores[s] == best]
 
 
 def check_turn(
@@ -194,11 +204,12 @@ class Referee:
             seq = room.version + 1
             now = self.time_source.now()
             clocks = room.turn_clocks
-            if room.time_control is not None and clocks is not None:
+            setting = move_clock(room)
+            if setting is not None and clocks is not None:
                 awaited = [] if over else room.rules.to_act(new_state)
                 played_by = "clock" if timeout else ("person" if "user_id" in by else "computer")
                 clocks = turn_clocks.after_move(
-                    room.time_control,
+                    setting,
                     clocks,
                     seat=seat,
                     awaited=awaited,
@@ -218,6 +229,7 @@ class Referee:
                     timeout=timeout,
                     at=stamp(now),
                     clock_state=None if clocks is None else clocks.to_json(),
+                    room_columns=deadline_columns(room, clocks, new_state),
                 )
             except IntegrityError:
                 # Another writer appended this seq first: catch up from the log.
@@ -234,6 +246,8 @@ class Referee:
             _record(room, seq, seat, action, before)
             if over:
                 room.status, room.code = "finished", None  # the log freed the code
+            if over or is_turn_based(room):
+                # A turn-based table's description names the awaited seats' deadlines.
                 room.described()
             self.notifier.room_changed(room)
 
@@ -270,6 +284,41 @@ class Referee:
             )
             room.status, room.code = "abandoned", None
             room.turn_clocks = clocks
+            room.described()
+            self.notifier.room_changed(room)
+
+    async def claim(self, room: LiveRoom, *, user_id: str) -> None:
+        """At a turn-based table, a seated person claims the match from the awaited people
+        whose deadline has passed: it ends now, they lose, and a rated match rates them as
+        having left it (app/ratings/ledger.py); the others are placed by their scores."""
+        async with room.lock:
+            if room.status == "waiting":
+                raise Refusal("match_not_started", "The match has not started yet.")
+            if room.status != "playing":
+                raise Refusal("match_over", "The match is over.")
+            if not is_turn_based(room):
+                raise Refusal("not_turn_based", "Only a turn-based match can be claimed on time.")
+            seat = room.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not_seated", "Only the players can claim the match.", 403)
+            ran_out = out_of_time(room, self.time_source.now())
+            if not ran_out or seat in ran_out:
+                raise Refusal("deadline_not_passed", "Nobody else's time to move has run out.")
+            scores = room.rules.scores(room.state)
+            winners = best_of(room, [s for s in range(room.seat_count) if s not in ran_out])
+            assert room.match_id is not None and room.turn_clocks is not None
+            clocks = turn_clocks.stopped(room.turn_clocks)
+            await self.storage.claim_match(
+                room_id=room.id,
+                match_id=room.match_id,
+                scores=scores,
+                winners=winners,
+                ran_out=ran_out,
+                clock_state=clocks.to_json(),
+            )
+            room.status, room.code = "finished", None
+            room.turn_clocks = clocks
+            room.ran_out = ran_out
             room.described()
             self.notifier.room_changed(room)
 

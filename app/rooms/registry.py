@@ -5,7 +5,8 @@ log through the referee's ``restore``; at start-up every open room is loaded tha
 unfinished matches resume, and waiting tables get their timers back — so a killed server
 loses nothing it acknowledged. A room whose table is over nobody watches is released — so
 is another process's room nobody here watches; either loads again from the database if it
-is asked for.
+is asked for. So is a turn-based table nobody is connected to and no computer is to move
+at: however many there are, only those in play right now are held.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from app.observability.metrics import ROOMS_HELD
 from app.refusal import Refusal
 from app.rooms.notifier import Notifier, Presence
 from app.rooms.ownership import Ownership
+from app.rooms.pace import is_turn_based
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import restore
 from app.rooms.storage import RoomStorage, StoredRoom
@@ -48,6 +50,8 @@ def live_room(row: Room) -> LiveRoom:
         rematch_id=row.rematch_id,
         rated=row.rated,
         time_control=row.clock,
+        pace=row.pace or "live",  # a row not yet flushed holds None
+        days_per_move=row.days_per_move,
         turn_clocks=TurnClocks.from_json(row.clock_state),
         watchers_chat=row.watchers_chat,
         muted=list(row.muted),
@@ -106,12 +110,15 @@ class RoomRegistry:
         room = self._cached(room_id_or_code)
         if room is not None:
             return room
+        # Rooms are read from the database side by side (turn-based tables load on every
+        # touch); only taking one into memory is one at a time, so a room read twice at
+        # once is held once.
+        stored = await self.storage.load_room(room_id_or_code)
+        if stored is None:
+            raise Refusal("room_not_found", "There is no such room.", 404)
         async with self._load_lock:
-            room = self._cached(room_id_or_code)
+            room = self._rooms.get(stored.room.id)
             if room is None:
-                stored = await self.storage.load_room(room_id_or_code)
-                if stored is None:
-                    raise Refusal("room_not_found", "There is no such room.", 404)
                 room = _restored(live_room(stored.room), stored)
                 # Held (claimed, or followed with its notices listened to) before anything
                 # else here can find it: an action sent through this process meanwhile
@@ -148,9 +155,10 @@ class RoomRegistry:
 
     def release_if_idle(self, room: LiveRoom) -> None:
         """Forget a room whose table is over (or another process's room) nobody here
-        watches."""
+        watches — and a turn-based table nobody is connected to where no computer is to
+        move: it loads again from the database when someone comes or acts."""
         idle = self.presence.local_watcher_count(room.id) == 0
-        if idle and (room.ended or not room.owned):
+        if idle and (room.ended or not room.owned or self._dormant(room)):
             self._rooms.pop(room.id, None)
             ROOMS_HELD.set(len(self._rooms))
             if room.code is not None:
@@ -158,6 +166,19 @@ class RoomRegistry:
             self.ownership.release(room)
             for listener in self._released:
                 listener(room)
+
+    def _dormant(self, room: LiveRoom) -> bool:
+        """A turn-based table that needs no process now: nobody connected to it through
+        any process, no computer to move, and no verb running on it."""
+        if not is_turn_based(room) or room.lock.locked():
+            return False
+        if self.presence.connected_users(room.id):
+            return False
+        if room.status == "playing" and room.state is not None:
+            bots = room.bot_seats()
+            if any(seat in bots for seat in room.rules.to_act(room.state)):
+                return False
+        return True
 
 
 def _restored(room: LiveRoom, stored: StoredRoom) -> LiveRoom:

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from app.rooms.notifier import Presence
+from app.rooms.pace import awaited_people, is_turn_based
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.time_source import iso_at
 from app.rooms.turn_clocks import TurnClocks
@@ -41,10 +42,21 @@ def _stand_in(holder: SeatHolder | None) -> dict[str, Any] | None:
     return {"user_id": holder.stand_in_for, "name": holder.stand_in_name}
 
 
+def seat_deadlines(room: LiveRoom) -> list[float | None]:
+    """Each seat's deadline at a turn-based table while its match runs: set for the awaited
+    people's seats, None for the others (and for every seat of a live table)."""
+    clocks = room.turn_clocks
+    if clocks is None or not is_turn_based(room) or room.status != "playing":
+        return [None] * room.seat_count
+    awaited = set(awaited_people(room, room.state))
+    return [d if s in awaited else None for s, d in enumerate(clocks.deadlines)]
+
+
 def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
     """The public description of a room (GET /api/rooms/{id}, the ``room`` message);
     ``grace`` is the absence grace in seconds."""
     connected = presence.connected_seats(room.id)
+    deadlines = seat_deadlines(room)
     return {
         "id": room.id,
         "code": room.code,
@@ -60,6 +72,7 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
                 "connected": (h is not None and h.bot is not None) or i in connected,
                 "away_since": iso_at(room.away_since[i]),
                 "stand_in_for": _stand_in(h),
+                "deadline": iso_at(deadlines[i]),
             }
             for i, h in enumerate(room.seats)
         ],
@@ -75,6 +88,8 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
         "created_at": room.created_at,
         "watchers": presence.watcher_count(room.id),
         "clock": room.time_control,
+        "pace": room.pace,
+        "days_per_move": room.days_per_move,
         "absence_grace": grace,
         "watchers_chat": room.watchers_chat,
         "muted": room.muted,

@@ -1,8 +1,9 @@
 """The rooms, wired together: one object the server builds at start and the routes use.
 
 It holds the parts — registry, lobby, stand-ins, the host's chat settings, referee,
-computer-player driver, timers — connects them to the storage, the clock and whoever
-listens for changes, and routes every verb that changes a room to the process that
+computer-player driver, timers, the turn-based tables' signals and sweep — connects them to
+the storage, the clock, the notification signals and whoever listens for changes, and
+routes every verb that changes a room to the process that
 referees it: here, or (with several processes) its owner elsewhere. It adds no rules of
 its own. (Chat itself is not a verb on a room: app/chat says and delivers it.)
 """
@@ -23,11 +24,14 @@ from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.registry import RoomRegistry
 from app.rooms.render import describe
+from app.rooms.signals import Signals
 from app.rooms.stand_ins import StandIns
 from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
 from app.rooms.time_source import SystemTime, TimeSource
 from app.rooms.timers import RoomTimers
+from app.rooms.turn_signals import LoggedSignals, TurnSignals
+from app.rooms.turn_sweep import TurnSweep
 
 Verb = Callable[..., Awaitable[Any]]
 
@@ -48,6 +52,9 @@ class Rooms:
         absence_grace: float = 60.0,
         stale_after: float = 1800.0,
         thinkers: Thinkers | None = None,
+        signals: Signals | None = None,
+        turn_sweep_seconds: float = 60.0,
+        deadline_reminder_seconds: float = 4 * 3600.0,
     ) -> None:
         self.storage = storage
         self.presence = presence
@@ -81,6 +88,19 @@ class Rooms:
         )
         self.notifier.add(self.bots)
         self.notifier.add(self.timers)
+        # Turn-based tables tell the notification channels of turns, reminders and ends.
+        self.signals: Signals = signals or LoggedSignals()
+        self.turn_signals = TurnSignals(self.signals)
+        self.notifier.add(self.turn_signals)
+        self.registry.on_release(self.turn_signals.forget)
+        self.sweep = TurnSweep(
+            storage,
+            self.registry,
+            self.signals,
+            self.time_source,
+            every=turn_sweep_seconds,
+            remind_before=deadline_reminder_seconds,
+        )
         # The verbs a room's owner runs, by the name they travel under between processes.
         self._verbs: dict[str, Verb] = {
             "join": self.lobby.join,
@@ -90,10 +110,18 @@ class Rooms:
             "start": self.lobby.start,
             "rematch": self._rematch,
             "reclaim": self.stand_ins.reclaim,
+            "claim": self.referee.claim,
             "mute": self.chat_settings.mute,
             "set_watchers_chat": self.chat_settings.set_watchers_chat,
             "act": self.referee.act,
         }
+
+    def send_signals_to(self, signals: Signals) -> None:
+        """Where turn-based tables' signals go from now on: the notification outbox, which
+        is built after the rooms because it asks them whether a turn is still awaited."""
+        self.signals = signals
+        self.turn_signals.signals = signals
+        self.sweep.signals = signals
 
     async def get(self, room_id_or_code: str) -> LiveRoom:
         return await self.registry.get(room_id_or_code)
@@ -157,6 +185,10 @@ class Rooms:
         """The person a computer stands in for takes their seat back; returns the seat."""
         return int(await self.run(room, "reclaim", {"user_id": user_id}))
 
+    async def claim(self, room: LiveRoom, *, user_id: str) -> None:
+        """A player claims a turn-based match from those whose time to move ran out."""
+        await self.run(room, "claim", {"user_id": user_id})
+
     async def mute(self, room: LiveRoom, *, user_id: str, person: str, muted: bool) -> None:
         await self.run(room, "mute", {"user_id": user_id, "person": person, "muted": muted})
 
@@ -206,6 +238,7 @@ class Rooms:
         self.notifier.room_changed(room)
 
     async def close(self) -> None:
+        self.sweep.stop()
         self.bots.stop()
         self.timers.stop()
         await self.storage.close()

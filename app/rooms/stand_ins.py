@@ -1,8 +1,10 @@
 """Computers standing in for people during a match, and people taking their seats back.
 
-A person's seat passes to a computer mid-match in two ways: the host gives it one once
-the person has been away for the absence grace (``replace``, POST /bots), or the clock has
-played the person's moves twice in a row (``take_over``). Either way the computer *stands
+A person's seat passes to a computer mid-match in three ways: the host gives it one once
+the person has been away for the absence grace (``replace``, POST /bots), the clock has
+played the person's moves twice in a row (``take_over``), or — at a turn-based table —
+another player lets a computer play once the person's deadline has passed
+(``after_deadline``, POST /bots too). Whichever way, the computer *stands
 in* for the person: the seat remembers them, and at any moment before the match ends they
 may take it back (``reclaim``, POST /reclaim). The computer stops at once: the referee
 refuses a computer's move for a seat that is no longer a computer's, even one already on
@@ -18,6 +20,7 @@ from app import store
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier, Presence
+from app.rooms.pace import deadline_columns, move_clock, out_of_time
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import set_turn_clocks
 from app.rooms.storage import RoomStorage
@@ -92,14 +95,39 @@ class StandIns:
                 return
             await self._stand_in(room, seat, "heuristic")
 
+    async def after_deadline(self, room: LiveRoom, *, user_id: str, seat: int, kind: str) -> None:
+        """At a turn-based table, another seated person lets a computer play the seat of a
+        person whose deadline has passed, until they take it back."""
+        async with room.lock:
+            if room.status != "playing":
+                raise Refusal("match_over", "This match is over.")
+            if room.seat_of(user_id) is None:
+                raise Refusal("not_seated", "Only the players can do that.", 403)
+            holder = room.seats[seat]
+            if holder is None or holder.user_id is None:
+                raise Refusal("seat_taken", f"Seat {seat + 1} is already a computer.")
+            if holder.user_id == user_id:
+                raise Refusal("seat_taken", "That is your own seat.")
+            if seat not in out_of_time(room, self.time_source.now()):
+                raise Refusal(
+                    "deadline_not_passed",
+                    f"{holder.name}'s time to move has not run out.",
+                )
+            await self._stand_in(room, seat, kind)
+
     async def _stand_in(self, room: LiveRoom, seat: int, kind: str) -> None:
         person = room.seats[seat]
         assert person is not None and person.user_id is not None
         computer = SeatHolder(None, kind, room.computer_name(seat), person.user_id, person.name)
+        seats = [computer if s == seat else h for s, h in enumerate(room.seats)]
         # A rated match stays rated: if the person has not taken the seat back by the end,
         # they are rated as having walked away (app/ratings/ledger.py).
         await self.storage.call(
-            store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(computer)
+            store.put_seat,
+            room_id=room.id,
+            seat=seat,
+            holder=holder_columns(computer),
+            room_changes=deadline_columns(room, room.turn_clocks, room.state, seats),
         )
         room.seats[seat] = computer
         room.described()
@@ -124,11 +152,12 @@ class StandIns:
             back = SeatHolder(user_id, None, computer.stand_in_name or computer.name)
             clocks = room.turn_clocks
             changes: dict[str, Any] = {}
-            if room.time_control is not None and clocks is not None:
-                clocks = turn_clocks.seat_back(
-                    room.time_control, clocks, seat, self.time_source.now()
-                )
+            setting = move_clock(room)
+            if setting is not None and clocks is not None:
+                clocks = turn_clocks.seat_back(setting, clocks, seat, self.time_source.now())
                 changes["clock_state"] = clocks.to_json()
+            seats = [back if s == seat else h for s, h in enumerate(room.seats)]
+            changes.update(deadline_columns(room, clocks, room.state, seats))
             await self.storage.call(
                 store.put_seat,
                 room_id=room.id,

@@ -20,9 +20,10 @@ from sqlalchemy.orm import Session
 
 from app import ratings, store
 from app.db import make_session_factory
-from app.models import Match, MatchEvent, Room
+from app.models import Match, MatchEvent, Room, utcnow
 from app.rooms.event_log import Event, EventLog, FinishHook
 from app.store.database_thread import DatabaseThread
+from app.store.events import finish_match
 
 T = TypeVar("T")
 
@@ -98,19 +99,64 @@ class RoomStorage(DatabaseThread):
         timeout: bool = False,
         at: datetime | None = None,
         clock_state: dict[str, Any] | None = None,
+        room_columns: dict[str, Any] | None = None,
     ) -> None:
         """Append one action (and, with ``result``, finish the match): the acknowledgement.
 
         ``by`` says who made it, ``timeout`` whether the clock played it, ``clock_state``
-        is the room's turn clocks after it (written in the same transaction).
+        is the room's turn clocks after it and ``room_columns`` more of the room's columns
+        (a turn-based table's next deadline), written in the same transaction.
 
         Returns once committed. Raises ``event_log.SeqTaken`` (an ``IntegrityError``) when
         ``seq`` is taken — another writer was first — and any other database error as it
         comes; nothing is written then.
         """
         await self.event_log.append(
-            Event(match_id, seq, seat, action, room_id, result, by, timeout, at, clock_state)
+            Event(
+                match_id,
+                seq,
+                seat,
+                action,
+                room_id,
+                result,
+                by,
+                timeout,
+                at,
+                clock_state,
+                room_columns,
+            )
         )
+
+    async def claim_match(
+        self,
+        *,
+        room_id: str,
+        match_id: str,
+        scores: list[int],
+        winners: list[int],
+        ran_out: list[int],
+        clock_state: dict[str, Any] | None,
+    ) -> None:
+        """Finish a match whose awaited people ran out of time and whose match another
+        player claimed: no last move, but the same finishing transaction as a last move's
+        (the result, the room's status, the ratings — ``ran_out`` rated as having left)."""
+        finished_at = utcnow()
+
+        def finish(session: Session) -> None:
+            finish_match(
+                session.connection(),
+                match_id=match_id,
+                room_id=room_id,
+                scores=scores,
+                winners=winners,
+                finished_at=finished_at,
+                on_finish=self.event_log.on_finish,
+                ran_out=ran_out,
+                room_changes={"clock_state": clock_state, "deadline": None},
+            )
+            session.commit()
+
+        await self.run(finish)
 
     async def close(self) -> None:
         await self.event_log.close()

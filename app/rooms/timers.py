@@ -13,11 +13,12 @@ One timer per room, set for the earliest of:
   closes, a match is abandoned.
 
 Told of every change of a room (it is one of the rooms' listeners), it sets the room's
-timer again. When a process takes charge of a running match (a restart, a takeover), the
-awaited seats' turns start afresh first (``Referee.restart_clocks``). Each step is checked
-again under the room's lock by the verb that takes it, so a timer that fires late, or for
-a room that moved on, changes nothing it should not. A step that fails (the database is
-down) is tried again after ``retry_pause``.
+timer again (a turn-based table never has one: none of this applies to it,
+app/rooms/pace.py). When a process takes charge of a running match (a restart, a
+takeover), the awaited seats' turns start afresh first (``Referee.restart_clocks``).
+Each step is checked again under the room's lock by the verb that takes it, so a timer
+that fires late, or for a room that moved on, changes nothing it should not. A step that
+fails (the database is down) is tried again after ``retry_pause``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from app.rooms import away
 from app.rooms.bot_driver import computer_move
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Presence
+from app.rooms.pace import is_turn_based
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.stand_ins import StandIns
@@ -77,8 +79,10 @@ class RoomTimers:
     # --- the listener ------------------------------------------------------------------
 
     def room_changed(self, room: LiveRoom) -> None:
-        """Set the room's timer for the next thing due (or none)."""
-        if not room.owned or room.ended:
+        """Set the room's timer for the next thing due (or none). A turn-based table has
+        none: going away never ends it, and its deadlines are the sweep's
+        (app/rooms/turn_sweep.py)."""
+        if not room.owned or room.ended or is_turn_based(room):
             self._cancel(room.id)
             self._in_charge.discard(room.id)
             self._not_before.pop(room.id, None)

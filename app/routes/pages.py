@@ -34,6 +34,7 @@ from app.models import utcnow
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
+from app.rooms.your_tables import awaiting_count, your_tables
 from app.routes.games import game_facts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,14 @@ def _identity(request: Request) -> tuple[Identity | None, bool]:
     return user, False
 
 
+def _awaiting(request: Request, user_id: str) -> int:
+    """How many of the visitor's tables await them (the header's count, rendered here so
+    that nothing shifts when the page loads)."""
+    with request.app.state.sessions() as session:
+        rows = store.unfinished_tables(session=session, user_id=user_id)
+    return awaiting_count(your_tables(rows, user_id, request.app.state.rooms.registry.held))
+
+
 def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
@@ -78,7 +87,8 @@ def _page(
     else:
         user = {"id": identity.id, "name": identity.name, "username": identity.username}
     facts = _games()
-    boot = {"user": user, "games": facts, **boot}
+    awaiting = 0 if identity is None else _awaiting(request, identity.id)
+    boot = {"user": user, "games": facts, "awaiting": awaiting, **boot}
     response = templates.TemplateResponse(
         request,
         template,
@@ -86,6 +96,7 @@ def _page(
             "user": user,
             "games": facts,
             "boot": boot,
+            "awaiting": awaiting,
             **context,
         },
         status_code=status,
@@ -163,6 +174,11 @@ def join_by_code(request: Request, code: str) -> Response:
     if _room_game(request, code) is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return RedirectResponse(f"/rooms/{code.strip().upper()}", status_code=303)
+
+
+@router.get("/tables", response_class=HTMLResponse)
+def tables(request: Request) -> Response:
+    return _page(request, "tables.html", {"page": "tables"}, title="Your tables")
 
 
 @router.get("/history", response_class=HTMLResponse)

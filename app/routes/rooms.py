@@ -13,9 +13,10 @@ from fastapi import APIRouter, Depends, Request, status
 
 import games
 from app import store
-from app.http.deps import CurrentUser, Limits, LiveRooms, client_address
+from app.http.deps import CurrentUser, Limits, LiveRooms, MaybeUser, client_address
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 from app.refusal import Refusal
+from app.rooms.pace import TURN_BASED
 
 
 async def count_code_lookup(request: Request, limits: Limits) -> None:
@@ -46,20 +47,28 @@ async def create_room(
         visibility=body.visibility,
         rated=body.rated,
         clock=None if body.clock is None else body.clock.model_dump(),
+        pace=body.pace,
+        days_per_move=body.days_per_move,
     )
     return rooms.describe(room)
 
 
 @router.get("")
-async def list_rooms(rooms: LiveRooms, game: str | None = None) -> list[dict[str, Any]]:
-    """The open tables: public rooms waiting or playing with a person at them, newest
-    first (only ``game``'s, when given)."""
+async def list_rooms(
+    rooms: LiveRooms, user: MaybeUser, game: str | None = None
+) -> list[dict[str, Any]]:
+    """The open tables, newest first (only ``game``'s, when given): public live rooms
+    waiting or playing with a person at them; public turn-based rooms until they start,
+    whoever is connected, and once started only to their players."""
     if game is not None and game not in games.REGISTRY:
         raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
+    viewer = None if user is None else user.id
     listed = []
-    for room_id in await rooms.storage.call(store.public_room_ids, game=game):
+    for room_id in await rooms.storage.call(store.listed_room_ids, viewer_id=viewer, game=game):
         room = await rooms.get(room_id)
-        if not room.ended and rooms.people_here(room):
+        if room.ended:
+            continue
+        if room.pace == TURN_BASED or rooms.people_here(room):
             listed.append(rooms.describe(room))
     return listed
 
@@ -118,6 +127,14 @@ async def reclaim(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str
     room = await rooms.get(room_id)
     seat = await rooms.reclaim(room, user_id=user.id)
     return {"seat": seat, "room": rooms.describe(room)}
+
+
+@router.post("/{room_id}/claim")
+async def claim(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+    """Claim a turn-based match from the players whose time to move has run out."""
+    room = await rooms.get(room_id)
+    await rooms.claim(room, user_id=user.id)
+    return rooms.describe(room)
 
 
 @router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)

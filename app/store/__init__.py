@@ -4,6 +4,7 @@ One module per kind of record — ``people`` (users, sessions), ``rooms``, ``mat
 ``ratings``, ``chat`` — and every function is here under ``store.<name>``; the removal of
 idle guests, which touches most of them, is ``idle_guests`` (app/people/idle_guests.py
 calls it). Beside them:
+``turn_based``, the deadlines the sweep reminds of and the tables a person plays at;
 ``events``, the event log's transaction; ``credit``, who played each seat's moves (written
 into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
 any of it on a worker thread; ``outage``, database outages told once. The notifications'
@@ -64,17 +65,24 @@ from app.store.rooms import (
     find_room,
     free_seat,
     insert_room,
+    listed_room_ids,
     load_room,
     open_room_ids,
-    public_room_ids,
     put_seat,
     update_room,
+)
+from app.store.turn_based import (
+    Reminder,
+    claim_reminders,
+    unfinished_tables,
 )
 
 __all__ = [
     "MatchFilters",
+    "Reminder",
     "abandon_match",
     "add_chat",
+    "claim_reminders",
     "close_session",
     "close_user_sessions",
     "code_exists",
@@ -86,6 +94,7 @@ __all__ = [
     "get_user",
     "insert_room",
     "leaderboard",
+    "listed_room_ids",
     "live_sessions",
     "load_events",
     "load_match",
@@ -95,7 +104,6 @@ __all__ = [
     "match_visible_to",
     "open_room_ids",
     "open_session",
-    "public_room_ids",
     "put_seat",
     "rating_changes_of",
     "rating_history",
@@ -109,6 +117,7 @@ __all__ = [
     "set_muted",
     "set_watchers_chat",
     "start_match",
+    "unfinished_tables",
     "update_room",
     "user_by_username_key",
     "users_by_id",

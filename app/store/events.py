@@ -8,7 +8,7 @@ app/rooms/event_log.py; these functions only write.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,8 +29,9 @@ class Event:
     """One action to append; ``result`` (scores, winners) when it ends the match.
 
     ``by`` is who made it (``{"user_id": ...}`` or ``{"bot": kind}``), ``timeout`` marks a
-    move the clock played, ``at`` is when (the rooms' time source), and ``clock_state`` the
-    room's turn clocks after it (None: the room is untimed).
+    move the clock played, ``at`` is when (the rooms' time source), ``clock_state`` the
+    room's turn clocks after it (None: the room is untimed), and ``room_columns`` more of
+    the room's columns to write with it (a turn-based table's next deadline).
     """
 
     match_id: str
@@ -43,6 +44,7 @@ class Event:
     timeout: bool = False
     at: datetime | None = None
     clock_state: dict[str, Any] | None = None
+    room_columns: dict[str, Any] | None = None
 
 
 def insert_for(engine: Engine) -> Insert:
@@ -93,6 +95,11 @@ def write_events(
                 .values(clock_state=bindparam("state")),
                 clocks,
             )
+        for event in landed:
+            if event.room_columns:
+                connection.execute(
+                    update(Room).where(Room.id == event.room_id).values(**event.room_columns)
+                )
         finished_at = utcnow()
         for event in landed:
             if event.result is not None:
@@ -105,21 +112,50 @@ def _finish(
 ) -> None:
     assert event.result is not None
     scores, winners = event.result
+    finish_match(
+        connection,
+        match_id=event.match_id,
+        room_id=event.room_id,
+        scores=scores,
+        winners=winners,
+        finished_at=finished_at,
+        on_finish=on_finish,
+    )
+
+
+def finish_match(
+    connection: Connection,
+    *,
+    match_id: str,
+    room_id: str,
+    scores: list[int],
+    winners: list[int],
+    finished_at: datetime,
+    on_finish: Sequence[FinishHook],
+    ran_out: Collection[int] = (),
+    room_changes: dict[str, Any] | None = None,
+) -> None:
+    """A match finished, in the caller's transaction: its result, who won, the room's
+    status, then each finishing hook (the ratings). ``ran_out``: the seats whose time ran
+    out and whose match was claimed — recorded as having left it (app/store/credit.py)."""
     end_match(
         connection=connection,
-        match_id=event.match_id,
+        match_id=match_id,
         status="finished",
         scores=scores,
         winners=winners,
         finished_at=finished_at,
+        ran_out=ran_out,
     )
     connection.execute(
         update(MatchPlayer)
-        .where(MatchPlayer.match_id == event.match_id)
+        .where(MatchPlayer.match_id == match_id)
         .values(won=MatchPlayer.seat.in_(winners or [-1]))
     )
     connection.execute(
-        update(Room).where(Room.id == event.room_id).values(status="finished", code=None)
+        update(Room)
+        .where(Room.id == room_id)
+        .values(status="finished", code=None, **(room_changes or {}))
     )
     for hook in on_finish:
-        hook(connection, event.match_id, finished_at)
+        hook(connection, match_id, finished_at)

@@ -3,7 +3,7 @@ of finished matches (filtered, paged, and private ones kept to their players).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,8 +30,10 @@ def start_match(
     match: Match,
     user_ids: Sequence[str | None],
     clock_state: dict[str, Any] | None,
+    room_changes: dict[str, Any] | None = None,
 ) -> None:
-    """Create the match, who sat where, and mark the room playing: one transaction."""
+    """Create the match, who sat where, and mark the room playing: one transaction.
+    ``room_changes``: more of the room's columns (a turn-based table's deadline)."""
     session.execute(insert(Match), [row_values(match)])
     session.execute(
         insert(MatchPlayer),
@@ -40,7 +42,9 @@ def start_match(
     session.execute(
         update(Room)
         .where(Room.id == room_id)
-        .values(status="playing", match_id=match.id, clock_state=clock_state)
+        .values(
+            status="playing", match_id=match.id, clock_state=clock_state, **(room_changes or {})
+        )
     )
     session.commit()
 
@@ -53,9 +57,12 @@ def end_match(
     scores: list[int],
     winners: list[int],
     finished_at: datetime | None = None,
+    ran_out: Collection[int] = (),
 ) -> None:
     """Record a match's end, with who played which moves of each seat and whose seat a
-    computer was standing in for at the end (app/store/credit.py).
+    computer was standing in for at the end (app/store/credit.py). ``ran_out``: the seats
+    whose person's time ran out at a turn-based table whose match was claimed; they left
+    it too, as someone replaced by a computer did.
 
     Runs in the caller's transaction: the event log's, with the last event.
     """
@@ -79,7 +86,9 @@ def end_match(
             status=status,
             scores=scores,
             winners=winners,
-            players=seat_records(players, [tuple(row) for row in moves], set(stood_in)),
+            players=seat_records(
+                players, [tuple(row) for row in moves], set(stood_in) | set(ran_out)
+            ),
             finished_at=finished_at or utcnow(),
         )
     )

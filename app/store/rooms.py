@@ -1,11 +1,11 @@
-"""Rooms and their seats: creating, loading (by id or open code), seating, and the lists
-of open and public rooms."""
+"""Rooms and their seats: creating, loading (by id or open code), seating, and the rooms a
+process must hold, and the open tables' list."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import ColumnElement, and_, delete, false, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
@@ -95,14 +95,38 @@ def update_room(*, session: Session, room_id: str, changes: dict[str, Any]) -> N
 
 
 def open_room_ids(*, session: Session) -> list[str]:
-    """Rooms whose table is not over: waiting or playing."""
-    return list(session.scalars(select(Room.id).where(Room.status.in_(("waiting", "playing")))))
+    """Rooms whose table is not over (waiting or playing) that a process must hold: every
+    live one, and a turn-based one only while a computer is to move — no person awaited
+    (its ``deadline`` is unset). The others are loaded when someone comes to them."""
+    live = Room.pace != "turn_based"
+    computer_to_move = and_(Room.status == "playing", Room.deadline.is_(None))
+    return list(
+        session.scalars(
+            select(Room.id).where(
+                Room.status.in_(("waiting", "playing")), or_(live, computer_to_move)
+            )
+        )
+    )
 
 
-def public_room_ids(*, session: Session, game: str | None = None, limit: int = 100) -> list[str]:
-    """Public rooms waiting or playing, newest first (of one game, with ``game``)."""
+def listed_room_ids(
+    *, session: Session, viewer_id: str | None, game: str | None = None, limit: int = 100
+) -> list[str]:
+    """The open tables' candidates, newest first: public live rooms waiting or playing,
+    public turn-based rooms waiting, and public turn-based rooms playing at which
+    ``viewer_id`` sits (only ``game``'s, when given)."""
+    turn_based_mine: ColumnElement[bool] = false()
+    if viewer_id is not None:
+        theirs = or_(Seat.user_id == viewer_id, Seat.stand_in_for == viewer_id)
+        turn_based_mine = Room.id.in_(select(Seat.room_id).where(theirs))
     query = select(Room.id).where(
-        Room.visibility == "public", Room.status.in_(("waiting", "playing"))
+        Room.visibility == "public",
+        or_(
+            Room.pace != "turn_based",
+            Room.status == "waiting",
+            turn_based_mine,
+        ),
+        Room.status.in_(("waiting", "playing")),
     )
     if game:
         query = query.where(Room.game == game)

@@ -1,7 +1,7 @@
 """notifications: each account's settings, browsers' push subscriptions, and the outbox
 
 Revision ID: 0010_notifications
-Revises: 0008_mute_marks
+Revises: 0009_turn_based_pace
 Create Date: 2026-11-26 02:45:00.000000
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_notifications"
-down_revision: str | None = "0008_mute_marks"
+down_revision: str | None = "0009_turn_based_pace"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

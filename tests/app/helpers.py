@@ -14,6 +14,7 @@ from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
 from app.main import create_app
+from app.rooms.signals import Signals
 from app.rooms.time_source import iso_at
 from tests.app.manual_clock import ManualClock
 
@@ -165,15 +166,20 @@ class Timed:
 
 @contextmanager
 def timed_app(
-    url: str, tmp_path: Path, clock: ManualClock | None = None, **overrides: Any
+    url: str,
+    tmp_path: Path,
+    clock: ManualClock | None = None,
+    signals: Signals | None = None,
+    **overrides: Any,
 ) -> Iterator[Timed]:
     """An app on ``url`` whose clock the test moves (computer players act at once unless
-    ``bot_delay`` says otherwise: a delay passes only when the clock is moved on)."""
+    ``bot_delay`` says otherwise: a delay passes only when the clock is moved on), telling
+    ``signals`` of what happens at turn-based tables."""
     clock = clock or ManualClock()
     settings = make_settings(
         url, tmp_path, **{"rate_per_second": 1000.0, "rate_burst": 1000, **overrides}
     )
-    app = create_app(settings, time_source=clock)
+    app = create_app(settings, time_source=clock, signals=signals)
     with TestClient(app) as main:
         yield Timed(app, main, clock)
 

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.notifications.outbox import Notifications
-from app.notifications.signals import Signal, TurnAwaits
+from app.rooms.signals import Signal, TurnAwaits
 from tests.app.helpers import PASSWORD, Timed, timed_app
 from tests.app.manual_clock import ManualClock
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from prometheus_client import REGISTRY
 
-from app.notifications.signals import DeadlineNear, MatchEnded
+from app.rooms.signals import DeadlineNear, MatchEnded
 from tests.app.notifying import (
     account,
     deliver,

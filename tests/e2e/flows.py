@@ -186,8 +186,10 @@ def create_room(
     seats: int | None = None,
     options: dict[str, Any] | None = None,
     visibility: str = "public",
+    days_per_move: int | None = None,
 ) -> str:
-    """From the home page: fill in the form and open a table; returns the room id."""
+    """From the home page: fill in the form and open a table (turn-based with
+    ``days_per_move``); returns the room id."""
     page.goto("/")
     page.locator("#my-name").fill(name)
     page.locator(f'.game-choice[data-game="{game}"]').click()
@@ -203,6 +205,8 @@ def create_room(
         else:
             field.fill(str(value))
     page.locator(f'input[name="visibility"][value="{visibility}"]').check(force=True)
+    if days_per_move is not None:
+        page.locator("#pace").select_option(str(days_per_move))
     page.locator("#create-btn").click()
     page.wait_for_url("**/rooms/*")
     expect(page.locator("#lobby")).to_be_visible()

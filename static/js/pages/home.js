@@ -111,10 +111,17 @@ function readOptions() {
   return options;
 }
 
-/** The chosen turn clock preset ("30+120": turn + bank, in seconds), or null. */
+/** The chosen turn clock preset ("30+120": turn + bank, in seconds), or null. A
+ * turn-based table has none: its moves have days. */
 function readClock() {
   const [turn, bank] = $("#clock").value.split("+").map(Number);
-  return turn ? { turn, bank } : null;
+  return turn && !$("#pace").value ? { turn, bank } : null;
+}
+
+/** The chosen pace: live, or turn-based with its days per move. */
+function readPace() {
+  const days = Number($("#pace").value);
+  return days ? { pace: "turn_based", days_per_move: days } : { pace: "live" };
 }
 
 async function ensureName(input) {
@@ -124,6 +131,8 @@ async function ensureName(input) {
 
 $("#create-form").addEventListener("change", (event) => {
   if (event.target.name === "game") renderGameFields();
+  // A turn-based table's clock is its days per move.
+  if (event.target.name === "pace") $("#clock").disabled = Boolean($("#pace").value);
 });
 
 $("#create-form").addEventListener("submit", async (event) => {
@@ -141,6 +150,7 @@ $("#create-form").addEventListener("submit", async (event) => {
       visibility: $('input[name="visibility"]:checked').value,
       rated: $("#rated").checked,
       clock: readClock(),
+      ...readPace(),
     });
     location.assign(`/rooms/${room.id}`);
   } catch (err) {
@@ -188,6 +198,13 @@ function roomItem(room) {
       ),
       room.clock
         ? h("span.badge", { title: "Turn clock" }, `${room.clock.turn} s + ${room.clock.bank} s`)
+        : null,
+      room.pace === "turn_based"
+        ? h(
+            "span.badge.turn-based",
+            { title: "Turn-based" },
+            `${plural(room.days_per_move, "day")} a move`,
+          )
         : null,
       h("span.small.muted.room-players", {}, names.join(", ")),
     ),

@@ -92,6 +92,15 @@ function ensureTable() {
     isHost: () => isHost(room),
     userId: () => currentUser()?.id,
     onReclaim: reclaim,
+    turnBased: () => room.pace === "turn_based",
+    onClaim: async () => {
+      try {
+        await post(`/rooms/${room.id}/claim`);
+        announce("You claimed the match: the time to move ran out.");
+      } catch (err) {
+        table.showError(err.message, "general");
+      }
+    },
     // The game's rules in short, in a drawer over the table (room.html).
     onRules: () => $("#rules-drawer").showModal(),
     onReplace: async (seat) => {

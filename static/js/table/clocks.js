@@ -29,11 +29,20 @@ export function minutes(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
+/** "2 d 5 h", "3 h 12 min": a turn-based table's time to move, counted in days. */
+export function longWhile(seconds) {
+  const whole = Math.max(0, Math.floor(seconds / 60));
+  const days = Math.floor(whole / 1440);
+  const hours = Math.floor((whole % 1440) / 60);
+  return days > 0 ? `${days} d ${hours} h` : `${hours} h ${whole % 60} min`;
+}
+
 /** What an awaited seat's clock reads now: its turn time, then its bank. */
 function reading(el) {
   const bank = Number(el.dataset.bank);
   const turnLeft = (Number(el.dataset.deadline) - serverNow()) / 1000;
   const left = turnLeft + bank;
+  if (turnLeft >= 3600 && bank === 0) return { text: longWhile(turnLeft), left };
   if (turnLeft > 0) {
     const extra = bank > 0 ? ` + ${minutes(bank)}` : "";
     return { text: `${minutes(turnLeft)}${extra}`, left };
@@ -50,7 +59,8 @@ function paintClock(el) {
 function paintReady(button) {
   const left = (Number(button.dataset.readyAt) - serverNow()) / 1000;
   const label = button.dataset.label;
-  const text = left > 0 ? `${label} (in ${Math.ceil(left)} s)` : label;
+  const wait = left >= 3600 ? longWhile(left) : `${Math.ceil(left)} s`;
+  const text = left > 0 ? `${label} (in ${wait})` : label;
   if (button.textContent !== text) button.textContent = text;
   button.disabled = left > 0;
 }

@@ -125,14 +125,17 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
         : null,
       clockEl(ctx, seat),
     ),
-    replaceButton(ctx, seat, holder, parts.replace),
+    replaceButton(ctx, seat, holder, parts.replace, parts.claim),
   );
 }
 
 /** The host may let a computer play for a player away longer than the absence grace (the
- * button counts the grace down; the player may take the seat back when they return). */
-function replaceButton(ctx, seat, holder, replace) {
+ * button counts the grace down; the player may take the seat back when they return). At a
+ * turn-based table any other player may, once the player's deadline has passed, and may
+ * claim the match instead. */
+function replaceButton(ctx, seat, holder, replace, claim) {
   if (ctx.mode !== "live" || !replace || ctx.room?.status !== "playing") return null;
+  if (ctx.room.pace === "turn_based") return deadlineButtons(ctx, seat, holder, replace, claim);
   if (!holder || holder.bot || holder.connected || seat === ctx.me || ctx.view.over) return null;
   const awaySince = Date.parse(holder.away_since ?? "");
   const graceMs = (ctx.room.absence_grace ?? 0) * 1000;
@@ -143,4 +146,27 @@ function replaceButton(ctx, seat, holder, replace) {
   });
   const label = `Let a computer play for ${ctx.name(seat)}`;
   return whenReady(button, Number.isFinite(awaySince) ? awaySince + graceMs : 0, label);
+}
+
+/** At a turn-based table, for another player's seat whose deadline is set: once it has
+ * passed, let a computer play it, or claim the match (both count the time down until then). */
+function deadlineButtons(ctx, seat, holder, replace, claim) {
+  const deadline = ctx.frame.clocks?.[seat]?.deadline;
+  if (ctx.me === null || seat === ctx.me || !deadline || !holder || holder.bot) return null;
+  const readyAt = Date.parse(deadline);
+  const name = ctx.name(seat);
+  const computer = h("button.btn.small.replace", {
+    type: "button",
+    "data-key": `replace:${seat}`,
+    onclick: () => replace(seat),
+  });
+  const claiming = claim
+    ? h("button.btn.small.claim", { type: "button", "data-key": "claim", onclick: () => claim() })
+    : null;
+  return h(
+    "span.deadline-actions",
+    {},
+    whenReady(computer, readyAt, `Let a computer play for ${name}`),
+    claiming ? whenReady(claiming, readyAt, `Claim the match from ${name}`) : null,
+  );
 }

@@ -255,10 +255,13 @@ export class Table {
   }
 
   plateParts() {
-    const { onReplace, isHost } = this.options;
+    const { onReplace, onClaim, isHost, turnBased } = this.options;
+    // At a turn-based table every player may act on a deadline passed, not only the host.
+    const may = isHost?.() || turnBased?.();
     return {
       seatExtras: this.game.seatExtras,
-      replace: onReplace && isHost?.() ? onReplace : null,
+      replace: onReplace && may ? onReplace : null,
+      claim: onClaim && turnBased?.() ? onClaim : null,
     };
   }
 

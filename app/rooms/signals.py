@@ -32,7 +32,7 @@ class DeadlineNear:
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
-    """The match at `room_id` is over; `summary` is one line a person reads ("Ann won 3–1")."""
+    """The match at `room_id` is over; `summary` is one line a person reads ("Ann won 3-1")."""
 
     user_id: str
     room_id: str

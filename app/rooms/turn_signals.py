@@ -1,0 +1,118 @@
+"""What a turn-based table tells the notification channels after each committed change.
+
+:class:`TurnSignals` is one of the rooms' listeners (told after every commit, like the hub
+and the computer-player driver). On the room's owner, at a turn-based table, it compares
+what the table awaits now with what it awaited when last told, and emits
+(app/rooms/signals.py):
+
+- ``TurnAwaits`` for each seat a person holds that is newly awaited (the match began, or
+  another seat's move made it their turn), with its deadline;
+- ``MatchEnded`` for each person seated when the match ends (a last move, or a claim on
+  time), with one line saying how it ended.
+
+The first time it sees a room (loaded from the database, or opened) it only takes note:
+nothing changed then. ``DeadlineNear`` comes from the sweep (app/rooms/turn_sweep.py).
+Whether and how a person hears of a signal is the notification outbox's business;
+:class:`LoggedSignals` stands in for it where none is wired (it logs at debug level).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from app.rooms.pace import awaited_people, is_turn_based
+from app.rooms.records import LiveRoom
+from app.rooms.signals import MatchEnded, Signal, Signals, TurnAwaits
+
+log = logging.getLogger("parlour.signals")
+
+
+class LoggedSignals:
+    """Signals written to the log at debug level, and nowhere else."""
+
+    def emit(self, signal: Signal) -> None:
+        log.debug("signal: %s", signal)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a table was when last told: its match, status and the people it awaited."""
+
+    match_id: str | None
+    status: str
+    awaited: frozenset[int]
+
+
+def when(epoch: float | None) -> datetime | None:
+    return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
+
+
+def summary(room: LiveRoom) -> str:
+    """One line telling how the match at ``room`` ended ("Ann won (121-87).")."""
+    if room.status == "abandoned":
+        return "The match was abandoned."
+    names = [h.name if h is not None else f"Seat {i + 1}" for i, h in enumerate(room.seats)]
+    scores = room.rules.scores(room.state)
+    winners = room.rules.winners(room.state) if room.rules.is_over(room.state) else []
+    told = "\u2013".join(str(score) for score in scores)
+    if room.ran_out:
+        late = " and ".join(names[s] for s in room.ran_out)
+        rest = [s for s in range(room.seat_count) if s not in room.ran_out]
+        return f"{late} ran out of time; the match was claimed by {_names(names, rest)} ({told})."
+    if not winners:
+        return f"The match ended ({told})."
+    return f"{_names(names, winners)} won ({told})."
+
+
+def _names(names: list[str], seats: list[int]) -> str:
+    return " and ".join(names[s] for s in seats)
+
+
+class TurnSignals:
+    """Derives the signals of turn-based tables from the rooms' changes."""
+
+    def __init__(self, signals: Signals) -> None:
+        self.signals = signals
+        self._seen: dict[str, Seen] = {}
+
+    def forget(self, room: LiveRoom) -> None:
+        """The room left this process's memory."""
+        self._seen.pop(room.id, None)
+
+    def room_changed(self, room: LiveRoom) -> None:
+        if not is_turn_based(room) or not room.owned:
+            self._seen.pop(room.id, None)
+            return
+        playing = room.status == "playing"
+        now = Seen(
+            room.match_id,
+            room.status,
+            frozenset(awaited_people(room, room.state) if playing else ()),
+        )
+        before = self._seen.get(room.id)
+        self._seen[room.id] = now
+        if before is None or before == now:
+            return
+        same_match = before.match_id == now.match_id and before.status == "playing"
+        if same_match and room.status in ("finished", "abandoned"):
+            self._match_ended(room)
+        elif playing:
+            earlier = before.awaited if same_match else frozenset()
+            for seat in sorted(now.awaited - earlier):
+                self._turn_awaits(room, seat)
+
+    def _turn_awaits(self, room: LiveRoom, seat: int) -> None:
+        holder = room.seats[seat]
+        clocks = room.turn_clocks
+        if holder is None or holder.user_id is None:
+            return
+        deadline = None if clocks is None else clocks.deadlines[seat]
+        self.signals.emit(TurnAwaits(holder.user_id, room.id, room.rules.name, when(deadline)))
+
+    def _match_ended(self, room: LiveRoom) -> None:
+        told = summary(room)
+        for holder in room.seats:
+            if holder is not None and holder.person is not None:
+                self.signals.emit(MatchEnded(holder.person, room.id, room.rules.name, told))
