@@ -212,6 +212,10 @@ class Settings(BaseSettings):
     # write to (a mailto: or https: URL); by default PUBLIC_URL.
     vapid_private_key: str | None = None
     vapid_subject: str | None = None
+    # Seconds a turn waits before its notification goes out: a person playing along moves
+    # sooner, and is not told of a turn they already took (nor does a digest's ten
+    # minutes then hold back the turn that matters).
+    turn_notice_delay_seconds: float = 20.0
     # Seconds between two rounds of the delivery worker when nothing wakes it (an emit in
     # this process does); 0: no worker runs in this process.
     notify_poll_seconds: float = 5.0

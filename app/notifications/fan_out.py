@@ -5,7 +5,7 @@ retried and given up on its own. Runs in the transaction that takes the signals 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -62,23 +62,40 @@ def webhook_usable(row: NotificationSettings | None) -> bool:
 
 
 def fan_out(
-    session: Session, *, signals: list[Signal], now: datetime, confirmation: bool, email: bool
+    session: Session,
+    *,
+    signals: list[Signal],
+    now: datetime,
+    confirmation: bool,
+    email: bool,
+    turn_delay: timedelta = timedelta(0),
 ) -> int:
     """Write the outbox rows of ``signals`` and commit; how many. ``email``: whether this
-    server sends e-mail at all (SMTP_HOST)."""
+    server sends e-mail at all (SMTP_HOST). A turn is due only ``turn_delay`` after it
+    began: someone playing along moves before then, and is not told of a turn already
+    taken (the worker drops a turn no longer awaited)."""
     users = {signal.user_id for signal in signals}
     settings = settings_store.settings_of(session=session, user_ids=users)
     subscriptions = push_store.push_subscriptions_of(session=session, user_ids=users)
     rows: list[dict[str, Any]] = []
+    # One turn (and one reminder) told per person and table: a newer one, after the
+    # person moved, replaces any earlier one not yet sent, in the outbox or in this batch.
+    newest = {(s.user_id, s.room_id, kind_of(s)): s for s in signals}
     for signal in signals:
         kind, row = kind_of(signal), settings.get(signal.user_id)
+        if kind in (TURN, REMINDER):
+            if newest[(signal.user_id, signal.room_id, kind)] is not signal:
+                continue
+            outbox_store.drop_earlier(
+                session=session, user_id=signal.user_id, room_id=signal.room_id, kind=kind
+            )
         base = {
             "user_id": signal.user_id,
             "kind": kind,
             "room_id": signal.room_id,
             "game": signal.game,
             "created_at": now,
-            "due_at": now,
+            "due_at": now + turn_delay if kind == TURN else now,
         }
         if email and email_usable(row, confirmation=confirmation) and wants(row, "email", kind):
             rows.append({**base, "channel": "email", "details": details_of(signal)})

@@ -9,6 +9,7 @@ digest goes minutes later, and by then the person may have come back or moved.
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC, datetime
 from typing import Protocol
 
 from redis.asyncio import Redis
@@ -16,6 +17,7 @@ from redis.exceptions import RedisError
 
 from app.cluster.channels import Channels
 from app.cluster.presence import Here
+from app.notifications.fan_out import iso_utc
 from app.refusal import Refusal
 from app.rooms import Rooms
 from app.rooms.notifier import Presence
@@ -28,8 +30,9 @@ class Looking(Protocol):
 
 
 class TurnCheck(Protocol):
-    async def awaits(self, user_id: str, room_id: str) -> bool:
-        """Whether the room's match is still waiting for the person to act."""
+    async def awaits(self, user_id: str, room_id: str, deadline: str | None) -> bool:
+        """Whether the room's match is still waiting for the person to act on the same
+        move (``deadline``, as the signal told it; a later move has a later one)."""
         ...
 
 
@@ -75,7 +78,7 @@ class RoomsTurnCheck:
     def __init__(self, rooms: Rooms) -> None:
         self._rooms = rooms
 
-    async def awaits(self, user_id: str, room_id: str) -> bool:
+    async def awaits(self, user_id: str, room_id: str, deadline: str | None) -> bool:
         try:
             room = await self._rooms.get(room_id)
         except Refusal:
@@ -85,4 +88,10 @@ class RoomsTurnCheck:
         seat = room.seat_of(user_id)
         if seat is None:
             seat = room.stood_in_seat(user_id)
-        return seat is not None and seat in room.rules.to_act(room.state)
+        if seat is None or seat not in room.rules.to_act(room.state):
+            return False
+        clocks = room.turn_clocks
+        now_due = None if clocks is None else clocks.deadlines[seat]
+        if deadline is None or now_due is None:
+            return True
+        return iso_utc(datetime.fromtimestamp(now_due, UTC)) == deadline

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import timedelta
 from functools import partial
 
 from py_vapid import Vapid
@@ -87,6 +88,7 @@ class Notifications:
                 now=stamp(self.time_source.now()),
                 confirmation=self.settings.email_confirmation == "on",
                 email=self.email_available,
+                turn_delay=timedelta(seconds=self.settings.turn_notice_delay_seconds),
             )
             try:
                 await self.database.run(work)

@@ -181,7 +181,10 @@ class DeliveryWorker:
         if await self.looking.is_looking(row.user_id, row.room_id):
             return False
         if row.kind in (wording.TURN, wording.REMINDER):
-            return await self.turns.awaits(row.user_id, row.room_id)
+            deadline = row.details.get("deadline")
+            return await self.turns.awaits(
+                row.user_id, row.room_id, deadline if isinstance(deadline, str) else None
+            )
         return True
 
     async def _wanted(self, rows: list[OutboxItem]) -> list[OutboxItem]:

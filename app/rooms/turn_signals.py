@@ -38,11 +38,13 @@ class LoggedSignals:
 
 @dataclass(frozen=True)
 class Seen:
-    """What a table was when last told: its match, status and the people it awaited."""
+    """What a table was when last told: its match, status and the people it awaited, each
+    seat with its deadline (a seat that moves and is awaited again has a new one: its
+    next move is a new turn)."""
 
     match_id: str | None
     status: str
-    awaited: frozenset[int]
+    awaited: frozenset[tuple[int, float | None]]
 
 
 def when(epoch: float | None) -> datetime | None:
@@ -86,10 +88,14 @@ class TurnSignals:
             self._seen.pop(room.id, None)
             return
         playing = room.status == "playing"
+        deadlines = room.turn_clocks.deadlines if room.turn_clocks is not None else None
         now = Seen(
             room.match_id,
             room.status,
-            frozenset(awaited_people(room, room.state) if playing else ()),
+            frozenset(
+                (seat, None if deadlines is None else deadlines[seat])
+                for seat in (awaited_people(room, room.state) if playing else ())
+            ),
         )
         before = self._seen.get(room.id)
         self._seen[room.id] = now
@@ -100,7 +106,7 @@ class TurnSignals:
             self._match_ended(room)
         elif playing:
             earlier = before.awaited if same_match else frozenset()
-            for seat in sorted(now.awaited - earlier):
+            for seat, _ in sorted(now.awaited - earlier, key=lambda told: told[0]):
                 self._turn_awaits(room, seat)
 
     def _turn_awaits(self, room: LiveRoom, seat: int) -> None:

@@ -95,6 +95,16 @@ def drop_pending(*, session: Session, user_id: str, channel: str) -> None:
     )
 
 
+def drop_earlier(*, session: Session, user_id: str, room_id: str, kind: str) -> None:
+    """Forget what is still to go to the person about the table for this kind of event:
+    a newer one of the same kind (their next turn there) replaces it."""
+    session.execute(
+        delete(OutboxItem).where(
+            OutboxItem.user_id == user_id, OutboxItem.room_id == room_id, OutboxItem.kind == kind
+        )
+    )
+
+
 def pending_count(*, session: Session) -> int:
     """How many notifications wait in the outbox (delivered ones are gone)."""
     return int(session.scalar(select(func.count()).select_from(OutboxItem)) or 0)

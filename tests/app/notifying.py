@@ -32,6 +32,7 @@ def notifying_app(
         "smtp_from": "Parlour <parlour@parlour.test>",
         "email_confirmation": "off",
         "notify_poll_seconds": 0,
+        "turn_notice_delay_seconds": 0,
         "public_url": PUBLIC_URL,
         # The tables stand for turn-based ones: nobody at them for hours is no reason to
         # abandon them.

@@ -1,0 +1,121 @@
+"""Turn-based tables and the notification channels together: when Bob moves and Ann, who
+is not at the table, is to act next, one e-mail reaches the SMTP server and one POST her
+webhook, each with the table's link; a turn taken before its notice is due is not told."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.app.helpers import Timed, room_of, state_at
+from tests.app.notifying import (
+    account,
+    deliver,
+    notifications,
+    notifying_app,
+    table_url,
+    user_id,
+)
+from tests.app.receivers import http_receiver, smtp_server, text_of
+from tests.app.turn_based import turn_based_room
+
+DELAY = 20.0
+
+
+def written(timed: Timed) -> None:
+    """Wait until every signal emitted so far is in the outbox."""
+    portal = timed.main.portal
+    assert portal is not None
+    portal.call(notifications(timed).written)
+
+
+def awaited(client: TestClient, room_id: str) -> str | None:
+    """The user id of whoever the table awaits now, from its public description."""
+    described = room_of(client, room_id)
+    for seat in described["seats"]:
+        if seat.get("deadline") is not None:
+            return str(seat["user_id"])
+    return None
+
+
+def move(client: TestClient, room_id: str) -> None:
+    """The person connects, plays their last legal action, sees it taken, and leaves."""
+    version = room_of(client, room_id)["version"]
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as socket:
+        state = state_at(socket, version)
+        action = state["view"]["legal_actions"][-1]
+        socket.send_json({"type": "act", "version": version, "action": action})
+        state_at(socket, version + 1)
+
+
+def until_bob_hands_ann_the_turn(timed: Timed, ann: TestClient, bob: TestClient, room: str) -> None:
+    """Moves are played (each by whoever is awaited) until Bob's move makes it Ann's turn."""
+    people = {user_id(ann): ann, user_id(bob): bob}
+    for _ in range(40):
+        mover = awaited(ann, room)
+        assert mover is not None, "the match ended before Bob handed Ann the turn"
+        move(people[mover], room)
+        if mover == user_id(bob) and awaited(ann, room) == user_id(ann):
+            return
+    raise AssertionError("Bob never handed Ann the turn")
+
+
+def settings_for(hook_url: str) -> dict[str, Any]:
+    return {
+        "email": "ann@example.org",
+        "email_turns": True,
+        "webhook_url": hook_url,
+        "webhook_turns": True,
+    }
+
+
+def test_bob_moving_tells_ann_by_email_and_webhook(database_url: str, tmp_path: Path) -> None:
+    with (
+        smtp_server() as (mail, port),
+        http_receiver() as hook,
+        notifying_app(database_url, tmp_path, port, turn_notice_delay_seconds=DELAY) as timed,
+    ):
+        ann, bob = account(timed, "ann"), account(timed, "bob")
+        assert ann.put("/api/me/notifications", json=settings_for(hook.url("/hook"))).is_success
+        room, _ = turn_based_room(timed, [], people=[ann, bob], days=2)
+
+        until_bob_hands_ann_the_turn(timed, ann, bob, room)
+        written(timed)
+        # Every turn before this one was taken at once: none of them is told.
+        timed.advance(DELAY)
+        deliver(timed)
+
+        (message,) = mail.messages
+        assert message["To"] == "ann@example.org"
+        assert table_url(room) in text_of(message)
+        (post,) = hook.requests
+        assert json.loads(post.body)["url"] == table_url(room)
+        deliver(timed)
+        assert len(mail.messages) == 1 and len(hook.requests) == 1
+
+
+def test_a_turn_taken_before_its_notice_is_due_is_not_told(
+    database_url: str, tmp_path: Path
+) -> None:
+    with (
+        smtp_server() as (mail, port),
+        http_receiver() as hook,
+        notifying_app(database_url, tmp_path, port, turn_notice_delay_seconds=DELAY) as timed,
+    ):
+        ann, bob = account(timed, "ann"), account(timed, "bob")
+        assert ann.put("/api/me/notifications", json=settings_for(hook.url("/hook"))).is_success
+        room, _ = turn_based_room(timed, [], people=[ann, bob], days=2)
+
+        until_bob_hands_ann_the_turn(timed, ann, bob, room)
+        written(timed)
+        timed.advance(DELAY - 1)
+        deliver(timed)
+        assert mail.messages == [] and hook.requests == []
+        move(ann, room)  # Ann plays along before the notice is due
+        written(timed)
+        timed.advance(1)
+        deliver(timed)
+        assert mail.messages == [] and hook.requests == []
