@@ -7,19 +7,27 @@ Settings come from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY, ...; se
 README). Several processes share the rooms through PostgreSQL and Redis, so they need
 REDIS_URL; each is a separate uvicorn process on the next port, restarted if it dies, and
 a reverse proxy in front spreads people over them (no sticky sessions needed).
+
+SIGTERM stops a server process gracefully: it hands its rooms and sockets on
+(app/departure.py) and exits 0 within 15 s. SIGHUP to the process that runs several
+restarts them one at a time that way, each new one serving before the next is stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from types import FrameType
 
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from app.config import get_settings, settings_or_exit
 from app.db import upgrade_to_head
@@ -41,44 +49,159 @@ SERVER_OPTIONS: dict[str, object] = {
 UVICORN_PROXIES = "FORWARDED_ALLOW_IPS"
 
 
+# Seconds uvicorn gives the connections left after the departure (app/departure.py, at
+# most 10 s) before it cancels them: the process exits within 15 s of its SIGTERM.
+GRACEFUL_SHUTDOWN_SECONDS = 3
+# How long a supervisor waits for a stopping process (docker-compose.yml: stop_grace_period)
+# and for a new one to listen (migrations done, its open rooms loaded).
+STOP_WAIT_SECONDS = 20
+READY_WAIT_SECONDS = 120
+
+
+class GracefulServer(uvicorn.Server):
+    """uvicorn's server, handing the app's rooms and sockets on before its own shutdown.
+
+    uvicorn's shutdown closes the listening sockets, closes every connection (a socket
+    with 1012, but without what is queued for it), waits for the requests under way, then
+    runs the lifespan's shutdown. The departure (app/departure.py) must come between the
+    first step and the second: no new connection, but the sockets still open to be told
+    their last acknowledgements and the reason they close.
+    """
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()  # no new connection from here on
+        depart = getattr(self.config.loaded_app, "depart", None)
+        if depart is not None:
+            await depart()
+        await super().shutdown(sockets)
+
+
+def stopped_by_signal(_signal: int, _frame: FrameType | None) -> None:
+    """SIGTERM ends the process with status 0: a stop asked for, done cleanly. (uvicorn
+    restores this handler after its graceful shutdown and raises the signal again.)"""
+    raise SystemExit(0)
+
+
 def serve_one(host: str, port: int) -> None:
     settings = get_settings()
     http = with_header_timeout(settings.header_timeout)
-    uvicorn.run(
+    config = uvicorn.Config(
         "app.main:create_app",
         host=host,
         port=port,
         http=http,
         timeout_keep_alive=settings.idle_timeout,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         access_log=settings.access_log,
         **SERVER_OPTIONS,  # type: ignore[arg-type]
     )
+    server = GracefulServer(config)
+    server.run()
+    if not server.started:
+        raise SystemExit(STARTUP_FAILURE)
+
+
+class Supervisor:
+    """``count`` server processes on ports ``port`` .. ``port + count - 1``, each started
+    again if it exits; restarted one at a time on request (a deploy)."""
+
+    def __init__(self, host: str, port: int, count: int) -> None:
+        self.host = host
+        self.ports = range(port, port + count)
+        self.command = [sys.executable, "-m", "app.serve", "--host", host, "--no-migrate"]
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+
+    def start(self, port: int) -> None:
+        self.processes[port] = subprocess.Popen([*self.command, "--port", str(port)])
+
+    def restart_all(self, stopping: Callable[[], bool]) -> None:
+        """Restart the processes in turn: each is stopped with SIGTERM (it hands its rooms
+        to the others and exits), started again, and serving before the next is stopped."""
+        for port in self.ports:
+            if stopping():
+                return
+            print(f"restarting the process on port {port}", flush=True)
+            self.stop(port)
+            self.start(port)
+            if not self.wait_until_serving(port, stopping):
+                print(f"the process on port {port} did not start; stopping the restart")
+                return
+        print("every process restarted", flush=True)
+
+    def stop(self, port: int) -> None:
+        process = self.processes[port]
+        process.terminate()
+        try:
+            process.wait(STOP_WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def wait_until_serving(self, port: int, stopping: Callable[[], bool]) -> bool:
+        """Whether the process on ``port`` accepts connections (uvicorn listens only once
+        the app has started) before it exits or READY_WAIT_SECONDS pass."""
+        deadline = time.monotonic() + READY_WAIT_SECONDS
+        address = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        while time.monotonic() < deadline and not stopping():
+            if self.processes[port].poll() is not None:
+                return False
+            with contextlib.suppress(OSError), socket.create_connection((address, port), 1):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def keep_running(self) -> None:
+        """Start any process that exited."""
+        for port, process in list(self.processes.items()):
+            if process.poll() is not None:
+                exited = process.returncode
+                print(f"the process on port {port} exited ({exited}); starting it again")
+                self.start(port)
+
+    def stop_all(self) -> None:
+        for process in self.processes.values():
+            process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(STOP_WAIT_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
 
 
 def serve_many(host: str, port: int, count: int) -> None:
     """``count`` processes on ports ``port`` .. ``port + count - 1``, each restarted if it
-    exits; all stopped on SIGINT or SIGTERM."""
-    command = [sys.executable, "-m", "app.serve", "--host", host, "--no-migrate", "--port"]
-    processes = {p: subprocess.Popen([*command, str(p)]) for p in range(port, port + count)}
+    exits; restarted one at a time on SIGHUP; all stopped on SIGINT or SIGTERM."""
+    supervisor = Supervisor(host, port, count)
+    for p in supervisor.ports:
+        supervisor.start(p)
     stopping = False
+    restart = False
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
 
+    def ask_restart(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal restart
+        restart = True
+
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    print(f"serving {count} processes on http://{host}:{port} .. :{port + count - 1}")
+    signal.signal(signal.SIGHUP, ask_restart)
+    print(
+        f"serving {count} processes on http://{host}:{port} .. :{port + count - 1}; "
+        f"`kill -HUP {os.getpid()}` restarts them one at a time",
+        flush=True,
+    )
     while not stopping:
         time.sleep(0.5)
-        for p, process in list(processes.items()):
-            if process.poll() is not None and not stopping:
-                print(f"the process on port {p} exited ({process.returncode}); starting it again")
-                processes[p] = subprocess.Popen([*command, str(p)])
-    for process in processes.values():
-        process.terminate()
-    for process in processes.values():
-        process.wait(15)
+        if restart:
+            restart = False
+            supervisor.restart_all(lambda: stopping)
+        if not stopping:
+            supervisor.keep_running()
+    supervisor.stop_all()
 
 
 def main(argv: list[str]) -> None:
@@ -105,4 +228,5 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, stopped_by_signal)
     main(sys.argv[1:])

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 import games
 from app import store
 from app.models import Match, MatchEvent
-from app.refusal import Refusal
+from app.refusal import Refusal, not_owner
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
 from app.rooms.records import LiveRoom
@@ -161,6 +161,10 @@ class Referee:
         state moves only after the commit.
         """
         async with room.lock:
+            if not room.owned:
+                # The room was handed to another process (or its lease lost) while this
+                # action waited for the lock: its owner plays it, or nobody does.
+                raise not_owner()
             if timeout:
                 self._check_expired(room, seat)
                 by_seat = seat

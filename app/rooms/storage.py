@@ -112,6 +112,10 @@ class RoomStorage(DatabaseThread):
             Event(match_id, seq, seat, action, room_id, result, by, timeout, at, clock_state)
         )
 
+    async def drain(self) -> None:
+        """Return once every event appended so far is committed (or refused)."""
+        await self.event_log.drain()
+
     async def close(self) -> None:
         await self.event_log.close()
         self.engine.dispose()
