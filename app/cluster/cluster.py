@@ -390,6 +390,7 @@ class Cluster:
             self.talk.heard(room, message, self.chat)
         elif kind == "handover":
             if message["from"] != self.process_id and not self.leaving:
+                self.calls.owner_left(message["from"])
                 asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))

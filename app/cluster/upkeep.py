@@ -99,10 +99,18 @@ class Upkeep:
         """Claim the copies held here whose lease nobody holds, and bring each up to date
         from the log."""
         owners = await self.leases.owners([room.id for room in copies])
-        for room, owner in zip(copies, owners, strict=True):
-            if owner is None and await self.holder.claim(room):
-                log.info("took over room %s", room.id)
-                await self.rooms.became_owner(room)
+        free = [room for room, owner in zip(copies, owners, strict=True) if owner is None]
+        # All at once: a stopping process hands over every room it had, and each waits
+        # for its log to be read.
+        done = await asyncio.gather(*(self._take(room) for room in free), return_exceptions=True)
+        for outcome in done:
+            if isinstance(outcome, BaseException):
+                raise outcome
+
+    async def _take(self, room: LiveRoom) -> None:
+        if await self.holder.claim(room):
+            log.info("took over room %s", room.id)
+            await self.rooms.became_owner(room)
 
     async def take_over(self, room_ids: list[str]) -> None:
         """A stopping process handed these rooms over (it released their leases): claim
