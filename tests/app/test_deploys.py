@@ -4,20 +4,30 @@ event log and exits 0 — and nothing any client saw acknowledged is lost."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import secrets
 import signal
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import orjson
+import psutil
 from redis import Redis
 from redis.client import PubSub
 from websockets.exceptions import ConnectionClosed
 
+from app.config import SHARED_ADDRESS_CAPS
+from tests.app.helpers import eventually
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across, play, reconnected, servers
-from tests.conftest import LiveServer
+from tests.conftest import ROOT, LiveServer, free_port
 
 SERVICE_RESTART = 1012
 # Failure timeouts only (how long a test waits before it fails), never a measure of speed:
@@ -26,14 +36,17 @@ EXIT_SECONDS = 15
 WAIT_SECONDS = 20
 
 
-def closed_with(seat: Seat) -> int | None:
+def closed_with(seat: Seat, within: float = WAIT_SECONDS) -> int | None:
     """Read what the server still sends until it closes the socket; its close code."""
     assert seat.ws is not None
-    try:
-        while True:
+    deadline = time.monotonic() + within
+    while True:
+        try:
             seat.receive()
-    except ConnectionClosed:
-        return seat.ws.close_code
+        except ConnectionClosed:
+            return seat.ws.close_code
+        except TimeoutError:
+            assert time.monotonic() < deadline, "the socket was never closed"
 
 
 def acknowledged_version(seat: Seat) -> int:
@@ -151,3 +164,87 @@ def test_a_process_alone_drains_its_log_and_exits_cleanly(live_server_factory: F
     assert len(result["record"]["events"]) == final
     for seat in (ann, bob, *again):
         seat.close()
+
+
+def two_free_ports() -> int:
+    """A port with the next one free too (the supervisor serves on consecutive ports)."""
+    for _ in range(50):
+        port = free_port()
+        with contextlib.suppress(OSError), socket.socket() as sock:
+            sock.bind(("127.0.0.1", port + 1))
+            return port
+    raise RuntimeError("no two consecutive free ports")
+
+
+def serving(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+        return True
+    return False
+
+
+def test_run_many_restarts_its_processes_one_at_a_time_on_sighup(
+    postgres_url: str, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """`make run-many` (``python -m app.serve --processes 2``) restarts its processes in
+    turn on SIGHUP, each stopped the graceful way; the table goes on afterwards."""
+    port = two_free_ports()
+    log_path = tmp_path / "run-many.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": postgres_url,
+        "REDIS_URL": redis_server.url,
+        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
+        "SECRET_KEY": "live-test-secret",
+        "DATA_DIR": str(tmp_path),
+        **SHARED_ADDRESS_CAPS,
+        **UNLIMITED,
+    }
+    command = [sys.executable, "-m", "app.serve", "--no-migrate", "--host", "127.0.0.1"]
+    with log_path.open("wb") as log:
+        supervisor = subprocess.Popen(
+            [*command, "--port", str(port), "--processes", "2"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        restarts = 120  # seconds for processes to start, on a busy machine
+        eventually(lambda: serving(port) and serving(port + 1), "both processes to serve", restarts)
+        a, b = (LiveServer(postgres_url, tmp_path) for _ in range(2))
+        a.port, b.port = port, port + 1
+        room_id, ann, bob = open_across(a, b)
+        ann.connect(room_id)
+        bob.connect(room_id)
+        rng = random.Random(4)
+        version = play([ann, bob], [], 0, rng, 4)
+        before = {child.pid for child in psutil.Process(supervisor.pid).children()}
+
+        supervisor.send_signal(signal.SIGHUP)
+        # Each socket is told to reconnect as its process stops.
+        assert closed_with(ann, restarts) == closed_with(bob, restarts) == SERVICE_RESTART
+        eventually(
+            lambda: "every process restarted" in log_path.read_text(),
+            "the processes to be restarted",
+            timeout=restarts,
+        )
+        said = log_path.read_text()
+        assert said.index(f"restarting the process on port {port}\n") < said.index(
+            f"restarting the process on port {port + 1}\n"
+        )
+        after = {child.pid for child in psutil.Process(supervisor.pid).children()}
+        assert len(after) == 2 and not after & before
+
+        again = [reconnected(ann, a), reconnected(bob, b)]
+        for seat in again:
+            seat.connect(room_id)
+        assert again[0].state_at(version)["version"] == version
+        final = play(again, [], version, rng, None)
+        again[0].states[:0], again[1].states[:0] = ann.states, bob.states
+        result = check_against_truth(a, room_id, {0: again[0], 1: again[1]})
+        assert len(result["record"]["events"]) == final
+        for seat in (ann, bob, *again):
+            seat.close()
+    finally:
+        supervisor.terminate()
+        supervisor.wait(EXIT_SECONDS + 10)
