@@ -32,6 +32,8 @@ class Stop:
     port: int
     status: int
     seconds: float
+    at: float = 0.0  # when the signal was sent (time.perf_counter)
+    longest_ms: float = float("nan")  # the longest stall of a move first sent after it
 
 
 @dataclass
@@ -62,9 +64,9 @@ async def restart_in_turn(gen: Generator, servers: list[Server], settle: float) 
     stops = []
     for index, server in enumerate(servers):
         gen.down.add(index)  # new connections go to the others
-        began = time.monotonic()
+        began, at = time.monotonic(), time.perf_counter()
         status = await asyncio.to_thread(server.terminate)
-        stops.append(Stop(server.port, status, time.monotonic() - began))
+        stops.append(Stop(server.port, status, time.monotonic() - began, at))
         print(
             f"  restart: process on port {server.port} exited {status} after"
             f" {stops[-1].seconds:.2f} s; starting it again",
@@ -140,6 +142,10 @@ async def drive_restarts(
     # Every move from the first restart on (those waiting through a restart included).
     during = [lat * 1000 for at, lat in stats.done if at >= t0]
     before = [lat * 1000 for at, lat in stats.done if at < t0]
+    # Each stop's own: the moves first sent between it and the next stop.
+    for stop, until in zip(stops, [s.at for s in stops[1:]] + [t1], strict=True):
+        waits = [lat * 1000 for at, lat in stats.done if stop.at <= at - lat < until]
+        stop.longest_ms = max(waits, default=float("nan"))
     return RestartResult(
         label=f"{label}, {len(servers)} processes restarted in turn",
         rooms=len(tables),
@@ -161,7 +167,11 @@ async def drive_restarts(
 def format_restarts(r: RestartResult, pace: float) -> list[str]:
     errors = ", ".join(f"{k}={v}" for k, v in sorted(r.errors.items())) or "none"
     warmup = ", ".join(f"{k}={v}" for k, v in sorted(r.errors_before.items())) or "none"
-    exits = "; ".join(f":{s.port} exited {s.status} in {s.seconds:.2f} s" for s in r.stops)
+    exits = "; ".join(
+        f":{s.port} exited {s.status} in {s.seconds:.2f} s (longest stall after it"
+        f" {s.longest_ms:.0f} ms)"
+        for s in r.stops
+    )
     return [
         f"{r.label}: paced {pace:g} s, {r.rooms} rooms, {r.connections} connections,"
         f" {r.seconds:.1f} s from the first stop to the last restart settled",
