@@ -152,8 +152,13 @@ class Upkeep:
             held = {room.id for room in rooms.registry.rooms()}
             candidates = [room_id for room_id in ids if room_id not in held]
         owners = await self.leases.owners(candidates)
-        for room_id, owner in zip(candidates, owners, strict=True):
-            if owner is None:
-                room = await rooms.get(room_id)
-                if room.owned:
-                    log.info("resumed room %s, which no process held", room_id)
+        free = [room_id for room_id, owner in zip(candidates, owners, strict=True) if not owner]
+        # Read side by side, as for the copies above.
+        loaded = await asyncio.gather(
+            *(rooms.get(room_id) for room_id in free), return_exceptions=True
+        )
+        for room in loaded:
+            if isinstance(room, BaseException):
+                raise room
+            if room.owned:
+                log.info("resumed room %s, which no process held", room.id)

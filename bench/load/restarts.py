@@ -139,9 +139,9 @@ async def drive_restarts(
         runner.cancel()
     await gen.close()
     stats = gen.stats
-    # Every move from the first restart on (those waiting through a restart included).
-    during = [lat * 1000 for at, lat in stats.done if at >= t0]
-    before = [lat * 1000 for at, lat in stats.done if at < t0]
+    # By when each move was first sent: from the first stop on, or during the warm-up.
+    during = [lat * 1000 for at, lat in stats.done if at - lat >= t0]
+    before = [lat * 1000 for at, lat in stats.done if at - lat < t0]
     # Each stop's own: the moves first sent between it and the next stop.
     for stop, until in zip(stops, [s.at for s in stops[1:]] + [t1], strict=True):
         waits = [lat * 1000 for at, lat in stats.done if stop.at <= at - lat < until]
@@ -184,7 +184,7 @@ def format_restarts(r: RestartResult, pace: float) -> list[str]:
         f"  reconnects           {r.reconnects} sockets told 1012 and connected again;"
         f" {r.refused_restarting} acts refused by a stopping process and sent again",
         f"  longest stall        {r.longest_stall_ms:.0f} ms (a move's first send to every seat"
-        f" of its room seeing it; p99 {r.p99_ms:.0f} ms, from the first stop on); during the"
-        f" warm-up {r.longest_before_ms:.0f} ms",
+        f" of its room seeing it; p99 {r.p99_ms:.0f} ms, moves sent from the first stop on);"
+        f" moves sent during the warm-up: {r.longest_before_ms:.0f} ms",
         f"  stops                {exits}",
     ]
