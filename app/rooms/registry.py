@@ -5,7 +5,8 @@ log through the referee's ``restore``; at start-up every open room is loaded tha
 unfinished matches resume, and waiting tables get their timers back — so a killed server
 loses nothing it acknowledged. A room whose table is over nobody watches is released — so
 is another process's room nobody here watches; either loads again from the database if it
-is asked for.
+is asked for. Rooms load side by side (a room asked for again while it loads waits for
+that load), so a process taking over many rooms at once reads them together.
 """
 
 from __future__ import annotations
