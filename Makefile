@@ -40,7 +40,8 @@ restore: $(BIN)/activate
 
 # app/serve.py migrates, then starts uvicorn with the server's options (as the Docker
 # image does). run-many: PROCESSES processes on consecutive ports from PORT, sharing the
-# rooms through DATABASE_URL (PostgreSQL) and REDIS_URL.
+# rooms through DATABASE_URL (PostgreSQL) and REDIS_URL; SIGHUP to it (the pid it prints)
+# restarts them one at a time without dropping a table.
 PROCESSES ?= 2
 
 run: $(BIN)/activate

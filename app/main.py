@@ -31,6 +31,7 @@ from app.config import Settings, get_settings
 from app.connections.hub import Hub
 from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
+from app.departure import Departure
 from app.http import errors as http_errors
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
@@ -77,8 +78,9 @@ class ParlourApp:
     Attributes (``state``, ``routes``...) are the FastAPI app's.
     """
 
-    def __init__(self, app: FastAPI, settings: Settings) -> None:
+    def __init__(self, app: FastAPI, settings: Settings, departure: Departure) -> None:
         self.app = app
+        self.departure = departure
         self.guarded = HttpGuards(
             app, allowed_origins=app.state.allowed_origins, max_body=settings.max_body_bytes
         )
@@ -87,6 +89,10 @@ class ParlourApp:
         self.entry = behind_proxies(
             with_request_context(self.dispatch), settings.trusted_proxy_list()
         )
+
+    async def depart(self) -> None:
+        """The process is stopping: hand the rooms and sockets on (app/departure.py)."""
+        await self.departure()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
@@ -328,4 +334,4 @@ def create_app(
     expose(app, services)
     http_errors.install(app)
     mount_routes(app)
-    return ParlourApp(app, settings)
+    return ParlourApp(app, settings, Departure(services.hub, services.rooms))

@@ -22,3 +22,9 @@ def unavailable() -> Refusal:
     """The refusal when the database, or the process refereeing the room, cannot be reached
     for now: nothing changed, and the same request may be sent again."""
     return Refusal("unavailable", "The server cannot reach this table right now; try again.", 503)
+
+
+def not_owner() -> Refusal:
+    """A verb reached a process that does not referee the room (any more): it is sent on to
+    the room's owner, never shown to a person (with several processes, app/cluster/)."""
+    return Refusal("not_owner", "This process does not referee that room.")

@@ -45,6 +45,7 @@ class RedisBus:
         self._pubsub: PubSub | None = None
         self._outbox: list[tuple[str, bytes]] = []
         self._outbox_ready = asyncio.Event()
+        self._sending = False  # a batch is on its way to Redis
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = asyncio.Event()
 
@@ -70,6 +71,12 @@ class RedisBus:
         self._outbox.append((channel, payload))
         self._outbox_ready.set()
 
+    async def flushed(self) -> None:
+        """Return once every message queued so far has been sent (a stopping process's
+        last words); while Redis is unreachable this waits, so bound it with a timeout."""
+        while self._outbox or self._sending:
+            await asyncio.sleep(0.005)
+
     async def _publish(self) -> None:
         failing = False
         pause = 0.02
@@ -79,6 +86,7 @@ class RedisBus:
             batch, self._outbox = self._outbox, []
             if not batch:
                 continue
+            self._sending = True
             try:
                 pipe = self.redis.pipeline(transaction=False)
                 for channel, payload in batch:
@@ -103,6 +111,8 @@ class RedisBus:
                 if failing:
                     log.warning("publishing to Redis again")
                 failing, pause = False, 0.02
+            finally:
+                self._sending = False
 
     # --- subscribing --------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import orjson
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
-from app.refusal import Refusal
+from app.refusal import Refusal, not_owner
 
 
 class Calls:
@@ -27,13 +27,18 @@ class Calls:
         self._process_id = process_id
         self.timeout = timeout
         self._waiting: dict[str, asyncio.Future[Any]] = {}
+        self._asked: dict[str, str] = {}  # call id -> the process asked
+        self._left: set[str] = set()  # processes that handed their rooms over
 
     async def call(self, owner: str, room_id: str, verb: str, args: dict[str, Any]) -> Any:
         """Run ``verb`` on ``owner``: its result, or its refusal raised as a Refusal;
         TimeoutError if it does not answer in time."""
+        if owner in self._left:
+            raise not_owner()  # it referees nothing any more
         call_id = secrets.token_hex(8)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[call_id] = answer
+        self._asked[call_id] = owner
         request = {
             "kind": "call",
             "id": call_id,
@@ -48,6 +53,7 @@ class Calls:
                 return await answer
         finally:
             self._waiting.pop(call_id, None)
+            self._asked.pop(call_id, None)
 
     def answered(self, reply: dict[str, Any]) -> None:
         """A reply arrived on this process's inbox."""
@@ -58,6 +64,17 @@ class Calls:
             answer.set_result(reply["result"])
         else:
             answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
+
+    def owner_left(self, process_id: str) -> None:
+        """``process_id`` handed its rooms over: whatever it did, its answers and notices
+        came before its word of the handover, so the calls still waiting on it are refused
+        ``not_owner`` at once, and their askers find the room's new owner; so is any call
+        made to it from now on."""
+        self._left.add(process_id)
+        for call_id, asked in list(self._asked.items()):
+            answer = self._waiting.get(call_id)
+            if asked == process_id and answer is not None and not answer.done():
+                answer.set_exception(not_owner())
 
     def acknowledged(self, call_ids: list[str]) -> None:
         """A notice says these forwarded acts were done."""

@@ -34,6 +34,11 @@ class Channels:
         """Users whose sessions ended or changed, for every process to forget."""
         return f"{self.prefix}:sessions"
 
+    @property
+    def handovers(self) -> str:
+        """Rooms a stopping process let go of, for the others to take over at once."""
+        return f"{self.prefix}:handovers"
+
     def alive_key(self, process_id: str) -> str:
         """A process's heartbeat: it expires when the process stops renewing it."""
         return f"{self.prefix}:alive:{process_id}"

@@ -50,10 +50,10 @@ from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
 from app.observability.metrics import REDIS_ERRORS
-from app.refusal import Refusal, unavailable
+from app.refusal import Refusal, not_owner, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.rooms.follower import Follower, room_description
-from app.rooms.ownership import set_owned
+from app.rooms.ownership import set_owned, stop_refereeing
 
 log = logging.getLogger("parlour.cluster")
 CALL_TIMEOUT = 2.0  # seconds an owner has to answer a forwarded verb
@@ -98,6 +98,10 @@ class Cluster:
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
         self._meta: dict[str, dict[str, Any]] = {}  # per room owned: its last description
         self._tasks: list[asyncio.Task[None]] = []
+        # Set once this process is stopping: it claims no room from then on, and the rooms
+        # it handed over still have their last notices published.
+        self.leaving = False
+        self._handed: set[str] = set()
         # What this process does when another one says a user's sessions changed.
         self.on_forget_user: Callable[[str], None] = lambda _user_id: None
         self.on_forget_all: Callable[[], None] = lambda: None
@@ -133,7 +137,8 @@ class Cluster:
     async def start(self) -> None:
         """Returns once this process's inbox listens (or after a lease's time without
         Redis): until then a forwarded verb, or the answer to one, would be lost."""
-        self.bus.start({self.channels.inbox(self.process_id), self.channels.sessions})
+        own = {self.channels.inbox(self.process_id), self.channels.sessions}
+        self.bus.start({*own, self.channels.handovers})
         self.leases.start()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self.upkeep.run())]
@@ -143,12 +148,51 @@ class Cluster:
         except TimeoutError:
             log.warning("Redis is out of reach; serving, and listening once it answers")
 
-    async def close(self) -> None:
+    async def hand_over(self, rooms: list[LiveRoom]) -> None:
+        """This process is stopping: stop refereeing ``rooms`` and hand them to the others
+        at once, rather than after their leases would lapse.
+
+        The upkeep stops (nothing is claimed from now on); each room's change under way is
+        committed and its notice published; the leases are released; then the handover
+        names the rooms on the cluster's channel, and each other process claims those it
+        holds a copy of and loads the rest (app/cluster/upkeep.py) — the path a dead
+        owner's rooms take, without waiting for a lease to lapse. A forwarded verb that
+        reaches this process meanwhile is refused ``not_owner``, and its asker finds the
+        new owner.
+        """
+        self.leaving = True
+        await self._stop_upkeep()
+        self._flush()  # the notices of changes made so far leave first
+        self._handed = {room.id for room in rooms}
+        await stop_refereeing(rooms)
+        self._flush()  # and those of changes that were under way
+        # From now on this process's copies are stale: it says nothing more of them.
+        self._handed = set()
+        ids = [room.id for room in rooms]
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.release_all(ids)
+        open_ids = [room.id for room in rooms if not room.ended]
+        if open_ids:
+            handover = {"kind": "handover", "from": self.process_id, "rooms": open_ids}
+            self.bus.publish(self.channels.handovers, orjson.dumps(handover))
+        log.info("handed over %d rooms", len(ids))
+        try:
+            async with asyncio.timeout(self.leases.seconds):
+                await self.bus.flushed()
+        except TimeoutError:
+            # Redis is out of reach: the leases lapse, and the others take the rooms then.
+            log.warning("could not tell the other processes of the handover")
+
+    async def _stop_upkeep(self) -> None:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self._tasks = []
+
+    async def close(self) -> None:
+        await self._stop_upkeep()
         await asyncio.to_thread(self.leases.stop)
         with contextlib.suppress(RedisError, OSError):
             for room_id in self.leases.held():
@@ -164,6 +208,8 @@ class Cluster:
         return room.owned and self.leases.holds(room.id)
 
     async def claim(self, room: LiveRoom) -> bool:
+        if self.leaving:
+            return False  # a stopping process follows the rooms it loads
         try:
             claimed = await self.leases.claim(room.id)
         except (RedisError, OSError) as error:
@@ -223,6 +269,8 @@ class Cluster:
                 if await self.claim(room):
                     await self.rooms.became_owner(room)
                     return await self.rooms.run_here(room, verb, args)
+                if self.leaving:
+                    await asyncio.sleep(0.05)  # another process is taking the room over
             elif owner == silent:
                 await asyncio.sleep(0.05)
             else:
@@ -246,7 +294,7 @@ class Cluster:
         try:
             room = await self.rooms.get(request["room"])
             if not self.owns(room):
-                raise Refusal("not_owner", "This process does not referee that room.")
+                raise not_owner()
             result = await self.rooms.run_here(room, request["verb"], request["args"])
         except Refusal as error:
             reply.update(ok=False, code=error.code, message=error.message, status=error.status)
@@ -297,7 +345,8 @@ class Cluster:
             stamp = (room.version, room.meta_version)
             noticed = self._noticed.get(room_id)
             acks = self._acks.pop(room_id, None)
-            if room.owned and (noticed != stamp or acks):
+            # A room just handed over still has the notice of its last change published.
+            if (room.owned or room_id in self._handed) and (noticed != stamp or acks):
                 notice: dict[str, Any] = {
                     "kind": "notice",
                     "owner": self.process_id,
@@ -342,6 +391,10 @@ class Cluster:
         elif kind == "talk":
             room = self.rooms.registry.held(channel.rsplit(":", 1)[1])
             self.talk.heard(room, message, self.chat)
+        elif kind == "handover":
+            if message["from"] != self.process_id and not self.leaving:
+                self.calls.owner_left(message["from"])
+                asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":

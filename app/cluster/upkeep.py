@@ -8,7 +8,8 @@ by a thread of their own: app/cluster/leases.py.)
   play on within its lease time plus a second;
 - processes that stopped renewing their heartbeat have their connections forgotten;
 - about every two seconds, open rooms that no process holds (their owner died before
-  anyone loaded them elsewhere) are claimed, so their timers and computer players run again.
+  anyone loaded them elsewhere) are claimed, so their timers and computer players run again;
+- and at once, not on a tick: the rooms a stopping process hands over (``take_over``).
 """
 
 from __future__ import annotations
@@ -86,12 +87,7 @@ class Upkeep:
         leases, registry = self.leases, self.rooms.registry
         for room_id in leases.lost():
             self.give_up(room_id)
-        copies = [room for room in registry.rooms() if not room.owned]
-        owners = await leases.owners([room.id for room in copies])
-        for room, owner in zip(copies, owners, strict=True):
-            if owner is None and await self.holder.claim(room):
-                log.info("took over room %s", room.id)
-                await self.rooms.became_owner(room)
+        await self.claim_free([room for room in registry.rooms() if not room.owned])
         for process in self.presence.processes():
             if not await self.holder.is_alive(process):
                 for room_id in self.presence.drop_process(process):
@@ -100,6 +96,39 @@ class Upkeep:
             await self.sweep_orphans()
         for room in registry.rooms():
             registry.release_if_idle(room)
+
+    async def claim_free(self, copies: list[LiveRoom]) -> None:
+        """Claim the copies held here whose lease nobody holds, and bring each up to date
+        from the log."""
+        owners = await self.leases.owners([room.id for room in copies])
+        free = [room for room, owner in zip(copies, owners, strict=True) if owner is None]
+        # All at once: a stopping process hands over every room it had, and each waits
+        # for its log to be read.
+        done = await asyncio.gather(*(self._take(room) for room in free), return_exceptions=True)
+        for outcome in done:
+            if isinstance(outcome, BaseException):
+                raise outcome
+
+    async def _take(self, room: LiveRoom) -> None:
+        if await self.holder.claim(room):
+            log.info("took over room %s", room.id)
+            await self.rooms.became_owner(room)
+
+    async def take_over(self, room_ids: list[str]) -> None:
+        """A stopping process handed these rooms over (it released their leases): claim
+        them now, as for a dead owner's rooms but without waiting for a lease to lapse —
+        the copies held here first, then the rooms nobody here holds (loaded and claimed,
+        unless another process was first)."""
+        try:
+            registry = self.rooms.registry
+            held = [room for room_id in room_ids if (room := registry.held(room_id))]
+            await self.claim_free([room for room in held if not room.owned])
+            await self.sweep_orphans([i for i in room_ids if registry.held(i) is None])
+        except (RedisError, OSError) as error:
+            # The upkeep's next rounds claim them instead.
+            log.warning("could not take over handed rooms: Redis unreachable (%s)", error)
+        except Exception:
+            log.exception("could not take over handed rooms")
 
     async def check_owner(self, room: LiveRoom) -> None:
         """Another process says it referees a room this one owns: Redis's lease decides."""
@@ -115,16 +144,23 @@ class Upkeep:
             set_owned(room, False)
             asyncio.get_running_loop().create_task(self.holder.follow_owner(room))
 
-    async def sweep_orphans(self) -> None:
-        """Open rooms that no process holds (their owner died): claim them, resuming their
-        matches, so that their timers and computer players run again."""
+    async def sweep_orphans(self, candidates: list[str] | None = None) -> None:
+        """Open rooms that no process holds (their owner died), or those of ``candidates``
+        nobody holds: claim them, resuming their matches, so that their timers and
+        computer players run again."""
         rooms = self.rooms
-        ids = await rooms.storage.call(store.open_room_ids)
-        held = {room.id for room in rooms.registry.rooms()}
-        candidates = [room_id for room_id in ids if room_id not in held]
+        if candidates is None:
+            ids = await rooms.storage.call(store.open_room_ids)
+            held = {room.id for room in rooms.registry.rooms()}
+            candidates = [room_id for room_id in ids if room_id not in held]
         owners = await self.leases.owners(candidates)
-        for room_id, owner in zip(candidates, owners, strict=True):
-            if owner is None:
-                room = await rooms.get(room_id)
-                if room.owned:
-                    log.info("resumed room %s, which no process held", room_id)
+        free = [room_id for room_id, owner in zip(candidates, owners, strict=True) if not owner]
+        # Read side by side, as for the copies above.
+        loaded = await asyncio.gather(
+            *(rooms.get(room_id) for room_id in free), return_exceptions=True
+        )
+        for room in loaded:
+            if isinstance(room, BaseException):
+                raise room
+            if room.owned:
+                log.info("resumed room %s, which no process held", room.id)

@@ -34,6 +34,9 @@ from app.rooms.render import Sent, pending
 from app.rooms.time_source import TimeSource
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
+# The server process is stopping (a deploy): reconnect at once, another process serves the
+# room (RFC 6455's "Service Restart"; docs/protocol.md, "Closing").
+SERVICE_RESTART = 1012
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a client that stopped reading
 FINISH_TIMEOUT = 2.0  # seconds a closing connection's queue may take to go out
 
@@ -99,6 +102,9 @@ class Connection:
         # the hub's watchdog drops a connection stuck longer than SEND_TIMEOUT.
         self.sending_since: float | None = None
         self.dropped = False  # by the watchdog, as too slow
+        # The process is stopping: messages that would change something are refused.
+        self.restarting = False
+        self.busy = False  # a message of the client's is being done; its answer is due
         self._sender: asyncio.Task[None] | None = None
         self._handler: asyncio.Task[object] | None = None
 
@@ -244,6 +250,7 @@ class Hub:
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
+        self.stopping = False  # the process is going away (``stop_serving``)
         # Open sockets per person and per address, for the caps on both (app/routes/ws.py).
         self._per_person: Counter[str] = Counter()
         self._per_address: Counter[str] = Counter()
@@ -271,10 +278,41 @@ class Hub:
             if user_id is None or connection.user_id == user_id
         ]
 
+    # --- stopping (app/departure.py) ----------------------------------------------------
+
+    def stop_serving(self) -> None:
+        """Take nothing new: connections refuse what would change a room or the chat (the
+        answer says to send it again), and a socket opened from now on is told to reconnect
+        at once."""
+        self.stopping = True
+        for connection in self.connections():
+            connection.restarting = True
+
+    async def settled(self) -> None:
+        """Return once every message already being done has its answer queued."""
+        while any(connection.busy for connection in self.connections()):
+            await asyncio.sleep(0.01)
+
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every connection with ``code``, after what is queued for it."""
+        for connection in self.connections():
+            connection.close(code, reason)
+
+    async def emptied(self) -> None:
+        """Return once every connection has ended (each waits for its client's reply to the
+        close frame, or for FINISH_TIMEOUT)."""
+        while self._rooms:
+            await asyncio.sleep(0.01)
+
+    # --- connections -------------------------------------------------------------------
+
     def add(self, connection: Connection) -> None:
         connections = self._rooms.setdefault(connection.room.id, set())
         if connection in connections:
             return
+        if self.stopping:
+            connection.restarting = True
+            connection.close(SERVICE_RESTART, "server restarting")
         connections.add(connection)
         CONNECTIONS.inc()
         if connection.user_id:

@@ -64,6 +64,7 @@ class EventLog:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="event-log")
         self._connection: Connection | None = None  # the writer thread's own (``_held``)
         self.batches = 0  # transactions written (for benchmarks and tests)
+        self._writing = False  # a batch is in its transaction
 
     async def append(self, event: Event) -> None:
         """Return once ``event`` is committed; raise :class:`SeqTaken` or the database error."""
@@ -76,6 +77,14 @@ class EventLog:
         self._queue.append((event, done))
         self._wakeup.set()
         await done
+
+    async def drain(self) -> None:
+        """Return once every event appended so far has its answer: committed, or refused
+        (the server is stopping; nothing acknowledged may be left behind)."""
+        while self._queue or self._writing:
+            if self._task is None or self._task.done():
+                return
+            await asyncio.sleep(0.005)
 
     async def close(self) -> None:
         """Stop the writer (the server is shutting down)."""
@@ -96,6 +105,7 @@ class EventLog:
                 batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
                 events = [event for event, _ in batch]
                 began = time.perf_counter()
+                self._writing = True
                 try:
                     written = await loop.run_in_executor(self._thread, self._write, events)
                 except Exception as error:  # nothing of the batch was written
@@ -103,6 +113,8 @@ class EventLog:
                         if not done.done():
                             done.set_exception(error)
                     continue
+                finally:
+                    self._writing = False
                 EVENT_LOG_COMMIT_SECONDS.observe(time.perf_counter() - began)
                 EVENT_LOG_BATCH_EVENTS.observe(len(events))
                 self.batches += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from app.refusal import unavailable
 from app.rooms.records import LiveRoom
 
 
@@ -17,6 +18,22 @@ def set_owned(room: LiveRoom, owned: bool) -> None:
     """Whether this process referees ``room`` from now on (it holds the room's lease), or
     keeps a copy that follows the owner's notices."""
     room.owned = owned
+
+
+async def stop_refereeing(rooms: list[LiveRoom]) -> None:
+    """This process referees none of ``rooms`` from now on, and every change to them that
+    was under way is done (its event committed) when this returns.
+
+    Every verb, computer move and timer takes the room's lock and the referee checks
+    ``owned`` under it, so: ownership is dropped first, all at once (nothing new starts
+    here), then each lock is taken once — the lock is fair, so whatever held it or waited
+    for it before has finished by then.
+    """
+    for room in rooms:
+        set_owned(room, False)
+    for room in rooms:
+        async with room.lock:
+            pass
 
 
 class Ownership(Protocol):
@@ -37,18 +54,29 @@ class Ownership(Protocol):
         """The room leaves this process's memory."""
         ...
 
+    async def hand_over(self, rooms: list[LiveRoom]) -> None:
+        """This process is stopping: stop refereeing ``rooms`` (those it owns) and let
+        whoever will referee them next know, so they play on at once."""
+        ...
+
 
 class SoleProcess:
     """One process runs alone: it owns every room."""
 
     def owns(self, room: LiveRoom) -> bool:
-        return True
+        return room.owned  # always, until the process stops (``hand_over``)
 
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
-        raise AssertionError("a process running alone owns every room")
+        # Only once the process stopped refereeing: it is going away, and the next one
+        # will take the request.
+        raise unavailable()
 
     async def hold(self, room: LiveRoom) -> None:
         set_owned(room, True)
 
     def release(self, room: LiveRoom) -> None:
         return None
+
+    async def hand_over(self, rooms: list[LiveRoom]) -> None:
+        # Nobody to hand them to: the next start rebuilds them from the log.
+        await stop_refereeing(rooms)

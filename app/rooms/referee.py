@@ -23,7 +23,7 @@ import games
 from app import store
 from app.models import Match, MatchEvent
 from app.observability.metrics import moves
-from app.refusal import Refusal
+from app.refusal import Refusal, not_owner
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
 from app.rooms.pace import deadline_columns, is_turn_based, move_clock, out_of_time
@@ -189,6 +189,10 @@ class Referee:
         timeout: bool,
     ) -> None:
         async with room.lock:
+            if not room.owned:
+                # The room was handed to another process (or its lease lost) while this
+                # action waited for the lock: its owner plays it, or nobody does.
+                raise not_owner()
             if timeout:
                 self._check_expired(room, seat)
                 by_seat = seat

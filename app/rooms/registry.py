@@ -6,13 +6,16 @@ unfinished matches resume, and waiting tables get their timers back — so a kil
 loses nothing it acknowledged. A room whose table is over nobody watches is released — so
 is another process's room nobody here watches; either loads again from the database if it
 is asked for. So is a turn-based table nobody is connected to and no computer is to move
-at: however many there are, only those in play right now are held.
+at: however many there are, only those in play right now are held. Rooms load side by side
+(a room asked for again while it loads waits for that load), so a process taking over many
+rooms at once, or loading turn-based tables on every touch, reads them together.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import cast
 
 import games
 from app import store
@@ -75,7 +78,10 @@ class RoomRegistry:
         self.ownership = ownership
         self._rooms: dict[str, LiveRoom] = {}
         self._ids_by_code: dict[str, str] = {}
-        self._load_lock = asyncio.Lock()
+        # The loads under way, by the id or code asked for (and by id once a code is read):
+        # a room asked for again meanwhile waits for the same load, while other rooms load
+        # side by side (a process taking over many rooms at once reads them together).
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
         # Told of every room let go here (the chat lets go of its recent messages).
         self._released: list[Callable[[LiveRoom], None]] = []
 
@@ -110,25 +116,50 @@ class RoomRegistry:
         room = self._cached(room_id_or_code)
         if room is not None:
             return room
-        # Rooms are read from the database side by side (turn-based tables load on every
-        # touch); only taking one into memory is one at a time, so a room read twice at
-        # once is held once.
+        key = room_id_or_code.upper()
+        load = self._loading.get(key)
+        if load is None:
+            load = asyncio.get_running_loop().create_task(self._load(room_id_or_code))
+            self._loading[key] = load
+            load.add_done_callback(lambda done: self._loaded(key, done))
+        # Shielded: one asker giving up does not cancel the load the others wait for.
+        return await asyncio.shield(load)
+
+    def _loaded(self, key: str, load: asyncio.Task[LiveRoom]) -> None:
+        if self._loading.get(key) is load:
+            del self._loading[key]
+        if not load.cancelled():
+            load.exception()  # an asker that gave up still has it "retrieved"
+
+    async def _load(self, room_id_or_code: str) -> LiveRoom:
         stored = await self.storage.load_room(room_id_or_code)
         if stored is None:
             raise Refusal("room_not_found", "There is no such room.", 404)
-        async with self._load_lock:
-            room = self._rooms.get(stored.room.id)
-            if room is None:
-                room = _restored(live_room(stored.room), stored)
-                # Held (claimed, or followed with its notices listened to) before anything
-                # else here can find it: an action sent through this process meanwhile
-                # would go to the owner and be acknowledged by a notice on the room's
-                # channel, which this process was not listening to yet.
-                await self.ownership.hold(room)
-                self.add(room)
-                # A resumed match may be waiting for a computer player.
-                self.notifier.room_changed(room)
+        room_id = stored.room.id.upper()
+        if room_id != room_id_or_code.upper():
+            # Asked for by its code: the same room may be loading by its id already.
+            other = self._loading.get(room_id)
+            if other is not None:
+                return await asyncio.shield(other)
+            this = asyncio.current_task()
+            assert this is not None
+            self._loading[room_id] = cast("asyncio.Task[LiveRoom]", this)
+        try:
+            room = self._cached(stored.room.id) or _restored(live_room(stored.room), stored)
+            if room is self._rooms.get(room.id):
+                return room
+            # Held (claimed, or followed with its notices listened to) before anything else
+            # here can find it: an action sent through this process meanwhile would go to
+            # the owner and be acknowledged by a notice on the room's channel, which this
+            # process was not listening to yet.
+            await self.ownership.hold(room)
+            self.add(room)
+            # A resumed match may be waiting for a computer player.
+            self.notifier.room_changed(room)
             return room
+        finally:
+            if self._loading.get(room_id) is asyncio.current_task():
+                del self._loading[room_id]
 
     async def reload(self, room: LiveRoom) -> None:
         """Bring a room held here up to date with the database, in place (this process has

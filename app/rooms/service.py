@@ -213,7 +213,12 @@ class Rooms:
         """Run ``verb`` on the process that referees ``room``: here if this process owns
         it, else on its owner (which claims the room here if its owner is gone)."""
         if self.ownership.owns(room):
-            return await self.run_here(room, verb, args)
+            try:
+                return await self.run_here(room, verb, args)
+            except Refusal as error:
+                # Handed over while the verb waited for the room: its new owner runs it.
+                if error.code != "not_owner":
+                    raise
         return await self.ownership.forward(room, verb, args)
 
     async def run_here(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
@@ -236,6 +241,18 @@ class Rooms:
             await self.registry.reload(room)
             room.owned = True
         self.notifier.room_changed(room)
+
+    async def hand_over(self) -> None:
+        """Stop refereeing every room (this process is stopping): no verb, computer move or
+        timer changes a room here from now on; each one's change under way is committed
+        first, and then the ownership hands the rooms on (with several processes, to
+        another process at once; alone, there is nobody to hand them to)."""
+        owned = [room for room in self.registry.rooms() if room.owned]
+        await self.ownership.hand_over(owned)
+
+    async def drain(self) -> None:
+        """Return once every event handed to the event log is committed."""
+        await self.storage.drain()
 
     async def close(self) -> None:
         self.sweep.stop()

@@ -158,6 +158,10 @@ class RoomStorage(DatabaseThread):
 
         await self.run(finish)
 
+    async def drain(self) -> None:
+        """Return once every event appended so far is committed (or refused)."""
+        await self.event_log.drain()
+
     async def close(self) -> None:
         await self.event_log.close()
         self.engine.dispose()

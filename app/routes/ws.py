@@ -27,6 +27,7 @@ from app.connections.session_ends import SessionEnds
 from app.http.deps import client_address
 from app.http.guards import origin_allowed
 from app.http.schemas import (
+    ActMessage,
     ChatLine,
     ClientMessage,
     PingMessage,
@@ -43,6 +44,10 @@ from app.store.outage import is_outage
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
+# What a message sent to a stopping process is answered (before the socket closes with
+# SERVICE_RESTART, app/connections/hub.py), and where its client shows it.
+RESTARTING = "This server is restarting: send it again once reconnected."
+ABOUT: dict[type, str] = {ChatLine: "chat", ReactMessage: "react"}
 ROOM_NOT_FOUND_CLOSE = 4404
 FOREIGN_ORIGIN_CLOSE = 4403
 
@@ -263,23 +268,44 @@ async def serve(
         except ValidationError as error:
             connection.reply(error_message("bad_message", describe_validation(error)))
             continue
-        if isinstance(parsed, PreviewMessage):
-            connection.reply(preview_reply(rooms, room, user_id, parsed))
-        elif isinstance(parsed, PingMessage):
+        if isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
-        elif isinstance(parsed, ChatLine):
-            said = chat.say(
-                room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
-            )
-            await answer(connection, said, "chat")
-        elif isinstance(parsed, ReactMessage):
-            reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
-            await answer(connection, reacted, "react")
+        elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
+            connection.reply(preview_reply(rooms, room, user_id, parsed))
+        elif connection.restarting:
+            # The process is stopping (app/departure.py): nothing new is taken; the socket
+            # is about to close with SERVICE_RESTART, and the client sends it again then.
+            connection.reply(error_message("unavailable", RESTARTING, ABOUT.get(type(parsed))))
         else:
-            received = time.perf_counter()
-            acted = rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
-            if await answer(connection, acted):
-                timed_move(connection, room.rules.name, received)
+            connection.busy = True  # until its answer is queued: a stop waits for it
+            try:
+                await respond(connection, parsed, rooms, chat, speaker)
+            finally:
+                connection.busy = False
+
+
+async def respond(
+    connection: Connection,
+    parsed: ChatLine | ReactMessage | ActMessage,
+    rooms: Rooms,
+    chat: Chat,
+    speaker: Speaker | None,
+) -> None:
+    """Do what a chat line, a reaction or an action asks; its refusal is the answer."""
+    room, user_id = connection.room, connection.user_id
+    if isinstance(parsed, ChatLine):
+        said = chat.say(
+            room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
+        )
+        await answer(connection, said, "chat")
+    elif isinstance(parsed, ReactMessage):
+        reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
+        await answer(connection, reacted, "react")
+    else:
+        received = time.perf_counter()
+        acted = rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
+        if await answer(connection, acted):
+            timed_move(connection, room.rules.name, received)
 
 
 def timed_move(connection: Connection, game: str, received: float) -> None:

@@ -28,8 +28,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--runs",
         default="saturated,baseline,paced,idle",
-        help="comma list of saturated, baseline, paced, paced-baseline, idle, profile, stalls"
-        " (default: saturated,baseline,paced,idle)",
+        help="comma list of saturated, baseline, paced, paced-baseline, idle, profile, stalls,"
+        " restart (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
     p.add_argument(
@@ -59,6 +59,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, default=20.0, help="saturated seconds (20)")
     p.add_argument("--paced-duration", type=float, default=60.0, help="paced seconds (60)")
     p.add_argument("--idle", type=int, default=2000, help="idle connections (2000)")
+    p.add_argument(
+        "--settle",
+        type=float,
+        default=10.0,
+        help="restart run: seconds a restarted process serves before the next stops (10)",
+    )
     p.add_argument("--profile-duration", type=float, default=15.0, help="profiled seconds (15)")
     p.add_argument("--sample-every", type=float, default=5.0, help="RSS sample period (5 s)")
     p.add_argument(
@@ -122,7 +128,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
             runs.saturated_result,
             runs.baseline_result,
             runs.idles,
-            runs.profile_lines + runs.stall_lines,
+            runs.profile_lines + runs.stall_lines + runs.restart_lines,
         )
         kind = "load-" + (re.sub(r"[^a-z0-9]+", "-", db_label.lower()).strip("-") or "db")
         path = write_result(args.results_dir, when, kind, entry)

@@ -4,6 +4,11 @@ What the seats say is a ``TableProtocol`` (bench/load/protocols.py: real rooms o
 server, or the echo baseline's turns); the generator itself only connects, times and
 counts. A table plays until its match is over, asks for the rematch and plays that, until
 the run stops.
+
+With ``reconnect`` (the restart run, bench/load/restarts.py) a seat whose server closes its
+socket with 1012 (the process is stopping: docs/protocol.md) connects again at once, as the
+browser does, to a server that is up; a move's latency then counts from its first send, so
+the longest one is the longest a table stalled.
 """
 
 from __future__ import annotations
@@ -19,9 +24,21 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from bench.load.api import Api, cookie_header
 from bench.load.servers import Server
+
+SERVICE_RESTART = 1012  # the close code of a server process that is stopping
+
+
+def told_to_reconnect(error: BaseException) -> bool:
+    """Whether ``error`` is a socket the server closed because its process is stopping."""
+    return (
+        isinstance(error, ConnectionClosed)
+        and error.rcvd is not None
+        and error.rcvd.code == SERVICE_RESTART
+    )
 
 
 @dataclass
@@ -37,6 +54,8 @@ class Stats:
     state_bytes: int = 0
     matches_finished: int = 0
     rematches: int = 0
+    reconnects: int = 0  # sockets told 1012 and connected again
+    refused_restarting: int = 0  # acts a stopping process refused (sent again)
 
     def error(self, code: str) -> None:
         self.errors[code] += 1
@@ -65,12 +84,19 @@ class Generator:
     """The tables of one run: where each seat connects, the shared counts, and the stop."""
 
     def __init__(
-        self, servers: list[Server], pace: float | None, protocol: ProtocolFactory
+        self,
+        servers: list[Server],
+        pace: float | None,
+        protocol: ProtocolFactory,
+        *,
+        reconnect: bool = False,
     ) -> None:
         # Table i's seat s talks to server (i + s) % n: with two processes, every room has
         # one seat on each, so every action crosses between them.
         self.ws_urls = [server.ws for server in servers]
         self.apis = [Api(server.http) for server in servers]
+        self.reconnect = reconnect
+        self.down: set[int] = set()  # servers being restarted: nobody connects to them
         self.pace = pace
         self.stats = Stats()
         self.stopping = False
@@ -78,13 +104,18 @@ class Generator:
         self.started_tables = 0
         self.failed_tables = 0
         self.notes: list[str] = []
+        # Restart run: (room, seq) -> the action a seat saw acknowledged at that seq.
+        self.acknowledged: dict[tuple[str, int], Any] = {}
         self.handshakes = asyncio.Semaphore(64)
         self.stop_future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.protocol = protocol(self)
 
     def check_send(self, task: asyncio.Future[None]) -> None:
-        if not task.cancelled() and task.exception() is not None and not self.stopping:
-            self.stats.error(f"send:{type(task.exception()).__name__}")
+        if task.cancelled() or self.stopping or (error := task.exception()) is None:
+            return
+        if self.reconnect and told_to_reconnect(error):
+            return  # the act is sent again once the seat has reconnected
+        self.stats.error(f"send:{type(error).__name__}")
 
     def note(self, text: str) -> None:
         """Keep the first few failures verbatim, to print them."""
@@ -97,12 +128,21 @@ class Generator:
         if not self.stop_future.done():
             self.stop_future.set_result(None)
 
+    def up(self, wanted: int) -> int:
+        """Server ``wanted`` (modulo their number), or the next one that is up."""
+        count = len(self.ws_urls)
+        for step in range(count):
+            index = (wanted + step) % count
+            if index not in self.down:
+                return index
+        return wanted % count
+
     def api(self, table: Table) -> Api:
         """Where a table's rooms are opened (and so which process referees them)."""
-        return self.apis[table.index % len(self.apis)]
+        return self.apis[self.up(table.index)]
 
     def ws_url(self, table: Table, seat: int) -> str:
-        return self.ws_urls[(table.index + seat) % len(self.ws_urls)]
+        return self.ws_urls[self.up(table.index + seat)]
 
     async def close(self) -> None:
         for api in self.apis:
@@ -124,7 +164,11 @@ class Table:
         self.acted = [-1] * seats  # the version each seat last acted on
         self.ready: list[str | None] = [None] * seats  # paced: the act to send at the tick
         self.ready_version = [-1] * seats
+        # Reconnected with an act unanswered: the next one goes at once, not at the tick.
+        self.resend = [False] * seats
         self.pending: dict[int, list[float]] = {}  # version -> [sent_at, seats still to see]
+        # Restart run: per seat, the version it alone was awaited at and the action it chose.
+        self.chosen: dict[int, tuple[int, Any]] = {}
         self.over = asyncio.Event()
         self.rng = random.Random(index)
 
@@ -152,7 +196,8 @@ class Table:
         """It is ``seat``'s turn at ``version``; ``text`` is the act message to send."""
         if self.acted[seat] >= version:
             return
-        if self.gen.pace is None:
+        if self.gen.pace is None or self.resend[seat]:
+            self.resend[seat] = False
             self.send(seat, version, text)
         else:
             self.ready[seat], self.ready_version[seat] = text, version
@@ -162,7 +207,8 @@ class Table:
         if ws is None or self.gen.stopping:
             return
         self.acted[seat] = version
-        self.pending[version + 1] = [time.perf_counter(), float(self.seat_count)]
+        # Sent again after a reconnect: the wait counts from the first send.
+        self.pending.setdefault(version + 1, [time.perf_counter(), float(self.seat_count)])
         self.gen.stats.sent += 1
         task = asyncio.ensure_future(ws.send(text))
         task.add_done_callback(self.gen.check_send)
@@ -182,38 +228,60 @@ class Table:
                 self.send(seat, version, text)
 
     async def reader(self, seat: int, ws: ClientConnection) -> None:
-        on_message = self.gen.protocol.on_message
-        stats = self.gen.stats
-        try:
-            async for raw in ws:
-                stats.received += 1
-                stats.received_bytes += len(raw)
-                on_message(self, seat, raw)
-        except Exception as error:
-            if not self.gen.stopping and not self.over.is_set():
-                stats.error(f"connection:{type(error).__name__}")
-        else:
-            if not self.gen.stopping and not self.over.is_set():
+        gen, stats = self.gen, self.gen.stats
+        while True:
+            try:
+                async for raw in ws:
+                    stats.received += 1
+                    stats.received_bytes += len(raw)
+                    gen.protocol.on_message(self, seat, raw)
+            except ConnectionClosed:
+                pass  # its close code says what comes next
+            except Exception as error:
+                if not gen.stopping and not self.over.is_set():
+                    stats.error(f"connection:{type(error).__name__}")
+                return
+            if gen.stopping or self.over.is_set() or self.sockets[seat] is not ws:
+                return
+            if not (gen.reconnect and ws.close_code == SERVICE_RESTART):
                 stats.error(f"closed:{ws.close_code}")
+                return
+            # The server process is stopping: connect again at once, elsewhere. The greeting
+            # says where the table stands; an act that was not taken is sent again.
+            stats.reconnects += 1
+            self.sockets[seat] = None  # nothing is sent on the closed socket meanwhile
+            self.resend[seat] = self.acted[seat] >= self.seen[seat]
+            self.acted[seat] = -1
+            try:
+                ws = await self.connect(seat)
+            except Exception as error:
+                stats.error(f"reconnect:{type(error).__name__}")
+                gen.note(f"table {self.index} seat {seat} reconnect: {error}")
+                return
+            self.sockets[seat] = ws
+
+    async def connect(self, seat: int) -> ClientConnection:
+        headers = cookie_header(self.cookies[seat]) if self.cookies else None
+        url = f"{self.gen.ws_url(self, seat)}/ws/rooms/{self.room_id}"
+        async with self.gen.handshakes:
+            return await connect(
+                url,
+                additional_headers=headers,
+                compression=None,
+                ping_interval=None,
+                max_size=2**22,
+                open_timeout=60,
+            )
 
     async def connect_all(self) -> list[asyncio.Task[None]]:
         self.seen = [-1] * self.seat_count
         self.acted = [-1] * self.seat_count
         self.ready = [None] * self.seat_count
         self.pending.clear()
+        self.chosen.clear()
         tasks = []
         for seat in range(self.seat_count):
-            headers = cookie_header(self.cookies[seat]) if self.cookies else None
-            url = f"{self.gen.ws_url(self, seat)}/ws/rooms/{self.room_id}"
-            async with self.gen.handshakes:
-                ws = await connect(
-                    url,
-                    additional_headers=headers,
-                    compression=None,
-                    ping_interval=None,
-                    max_size=2**22,
-                    open_timeout=60,
-                )
+            ws = await self.connect(seat)
             self.sockets[seat] = ws
             tasks.append(asyncio.ensure_future(self.reader(seat, ws)))
         return tasks

@@ -43,6 +43,8 @@ class ParlourProtocol:
             version = message["version"]
             table.state_received(seat, version, len(raw))
             view = message["view"]
+            if self.gen.reconnect:
+                self.acknowledge(table, seat, version)
             if view.get("over"):
                 if not table.over.is_set():
                     stats.matches_finished += 1
@@ -52,9 +54,22 @@ class ParlourProtocol:
             if legal and seat in view.get("to_act", ()):
                 action = legal[table.rng.randrange(len(legal))]
                 text = orjson.dumps({"type": "act", "version": version, "action": action})
+                if view["to_act"] == [seat]:
+                    table.chosen[seat] = (version, action)
                 table.may_act(seat, version, text.decode())
         elif kind == "error":
-            stats.error(str(message.get("code")))
+            if message.get("code") == "unavailable" and "restarting" in message["message"]:
+                stats.refused_restarting += 1  # the socket closes next; sent again then
+            else:
+                stats.error(str(message.get("code")))
+
+    def acknowledge(self, table: Table, seat: int, version: int) -> None:
+        """The seat sees the table past the version it alone was awaited at: the move at
+        the next seq is the one it chose (kept, to compare with the event log)."""
+        chosen = table.chosen.get(seat)
+        if chosen is not None and version > chosen[0]:
+            self.gen.acknowledged[(table.room_id, chosen[0] + 1)] = chosen[1]
+            del table.chosen[seat]
 
 
 def parlour(options: dict[str, dict[str, Any]]) -> ProtocolFactory:

@@ -1,6 +1,7 @@
 """The runs a load benchmark can make, in the order it makes them: saturated, the echo
-baseline, paced, the echo baseline paced, paced under the stall probe, idle connections
-and a profiled saturated run. Each is shown as it ends and kept for the record."""
+baseline, paced, the echo baseline paced, paced under the stall probe, paced with the
+processes restarted in turn, idle connections and a profiled saturated run. Each is shown
+as it ends and kept for the record."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bench.load.generator import ProtocolFactory
 from bench.load.profiling import start_profiler, summarise_profile, wait_for_profiler
 from bench.load.protocols import echo, parlour
 from bench.load.report import format_idle, format_result, speed_ratio
+from bench.load.restarts import RestartResult, drive_restarts, format_restarts
 from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
 from bench.load.stalls import STALL_MS, stall_report
 
@@ -41,12 +43,17 @@ class Runs:
         self.baseline_result: Result | None = None
         self.profile_lines: list[str] = []
         self.stall_lines: list[str] = []
+        self.restart_result: RestartResult | None = None
+        self.restart_lines: list[str] = []
         self.shown: list[str] = []
 
     @property
     def error_count(self) -> int:
-        return sum(r.error_count for r in self.results) + sum(
-            sum(i.errors.values()) for i in self.idles
+        restarts = self.restart_result.error_count if self.restart_result else 0
+        return (
+            sum(r.error_count for r in self.results)
+            + sum(sum(i.errors.values()) for i in self.idles)
+            + restarts
         )
 
     def show(self, lines: list[str]) -> None:
@@ -68,6 +75,8 @@ class Runs:
             await self.paced_baseline()
         if "stalls" in names:
             await self.stalls()
+        if "restart" in names:
+            await self.restart()
         if "idle" in names:
             await self.idle()
         if "profile" in names:
@@ -138,6 +147,27 @@ class Runs:
         probed = await self.measure(servers, label, self.parlour, paced=True)
         self.stall_lines = stall_report(sorted(reports.glob("*.json")), probed.window)
         self.show(self.stall_lines)
+
+    async def restart(self) -> None:
+        """The paced load on ``--processes`` processes, each restarted in turn as a deploy
+        restarts them (bench/load/restarts.py)."""
+        args, launcher = self.args, self.launcher
+        if launcher.processes < 2 or not launcher.database_url:
+            raise SystemExit("the restart run needs --processes 2 or more and --database-url")
+        servers = launcher.parlour("restart", graceful=True)
+        with stopped_after(servers):
+            self.restart_result = await drive_restarts(
+                servers,
+                label="parlour",
+                protocol=self.parlour,
+                tables=game_tables(self.games, args.paced_rooms),
+                pace=args.pace,
+                warmup=args.warmup,
+                settle=args.settle,
+                database_url=launcher.database_url,
+            )
+        self.restart_lines = format_restarts(self.restart_result, args.pace)
+        self.show(self.restart_lines)
 
     async def idle(self) -> None:
         """``--idle`` connections that never act, on the real server then the echo server."""

@@ -44,10 +44,20 @@ class Server:
     """A uvicorn server in its own process (the real app or the echo baseline)."""
 
     def __init__(
-        self, app: str, env: dict[str, str], log_dir: Path, *, factory: bool, ws: str
+        self,
+        app: str,
+        env: dict[str, str],
+        log_dir: Path,
+        *,
+        factory: bool,
+        ws: str,
+        graceful: bool = False,
     ) -> None:
         self.port = free_port()
         self.app = app
+        # Started as `python -m app.serve` starts it (its graceful stop on SIGTERM, the
+        # server's own options), rather than by uvicorn's command line.
+        self.graceful = graceful
         self.env = env
         self.factory = factory
         self.ws_impl = ws
@@ -67,11 +77,15 @@ class Server:
         assert self.process is not None
         return self.process.pid
 
-    def start(self) -> Server:
+    def command(self) -> list[str]:
+        if self.graceful:
+            address = ["--host", "127.0.0.1", "--port", str(self.port)]
+            return [sys.executable, "-m", "app.serve", "--no-migrate", *address]
         command = [sys.executable, "-m", "uvicorn", self.app]
         if self.factory:
             command.append("--factory")
-        command += [
+        return [
+            *command,
             "--host",
             "127.0.0.1",
             "--port",
@@ -83,6 +97,11 @@ class Server:
             # As deployed behind a proxy that keeps the access log (ACCESS_LOG=false).
             "--no-access-log",
         ]
+
+    def start(self) -> Server:
+        """Start (again, on the same port, after ``stop`` or ``terminate``); return once
+        it accepts connections."""
+        command = self.command()
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             command,
@@ -103,6 +122,16 @@ class Server:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError("server did not start in 30 s")
+
+    def terminate(self) -> int:
+        """SIGTERM, as a deploy stops a process; its exit status."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(10)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -168,10 +197,11 @@ class Launcher:
         one_process: bool = False,
         app: str | None = None,
         env: dict[str, str] | None = None,
+        graceful: bool = False,
     ) -> list[Server]:
         """The real server (``app``, by default ``--app``) on a fresh database, with ``env``
         added to its environment: one process, or ``--processes`` sharing the rooms
-        through Redis."""
+        through Redis; ``graceful``: each started as ``python -m app.serve`` starts it."""
         from app.db import upgrade_to_head
 
         database_url = self.fresh_database(run)
@@ -185,6 +215,8 @@ class Launcher:
             # Every simulated person connects from this machine's one address.
             **SHARED_ADDRESS_CAPS,
         }
+        if graceful:
+            base["ACCESS_LOG"] = "false"  # as uvicorn's --no-access-log below
         if processes > 1:
             if not self.redis_url:
                 raise SystemExit("--processes needs Redis: --redis-url or REDIS_URL")
@@ -193,7 +225,12 @@ class Launcher:
         try:
             for _ in range(processes):
                 server = Server(
-                    app or self.app, {**base, **(env or {})}, self.workdir, factory=True, ws=self.ws
+                    app or self.app,
+                    {**base, **(env or {})},
+                    self.workdir,
+                    factory=True,
+                    ws=self.ws,
+                    graceful=graceful,
                 )
                 servers.append(server.start())
         except BaseException:

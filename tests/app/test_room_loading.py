@@ -1,7 +1,8 @@
 """Loading a room into a process: nothing else in the process finds the room before it is
 held (claimed, or followed with its owner's notices listened to). Otherwise an action sent
 through this process meanwhile would go to the owner, whose acknowledgement arrives on a
-channel this process does not listen to yet."""
+channel this process does not listen to yet. And rooms load side by side: one slow to read
+holds up no other."""
 
 from __future__ import annotations
 
@@ -90,5 +91,54 @@ def test_a_room_being_loaded_is_found_only_once_it_is_held() -> None:
         assert room.owned is False
         assert registry.held("0123456789abcdef") is room
         assert ownership.found_while_holding == [None]
+
+    asyncio.run(scenario())
+
+
+class TwoRoomStorage:
+    """Two rooms; reading the first waits until the test lets it through."""
+
+    def __init__(self) -> None:
+        self.slow = OneRoomStorage("aaaaaaaaaaaaaaaa")
+        self.quick = OneRoomStorage("bbbbbbbbbbbbbbbb")
+        self.quick.row.code = "BCDEFG"
+        self.let_slow_through = asyncio.Event()
+
+    async def load_room(self, key: str) -> StoredRoom | None:
+        if key == self.slow.row.id:
+            await self.let_slow_through.wait()
+            return await self.slow.load_room(key)
+        return await self.quick.load_room(key)
+
+
+class Holds:
+    """An ownership under which this process referees every room it loads."""
+
+    def owns(self, room: LiveRoom) -> bool:
+        return room.owned
+
+    async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+        raise AssertionError("nothing is forwarded here")
+
+    async def hold(self, room: LiveRoom) -> None:
+        room.owned = True
+
+    def release(self, room: LiveRoom) -> None:
+        return None
+
+
+def test_rooms_load_side_by_side() -> None:
+    """A process taking over many rooms at once reads them together: one room slow to
+    read holds up no other."""
+
+    async def scenario() -> None:
+        storage = TwoRoomStorage()
+        hub = Hub()
+        registry = RoomRegistry(cast(RoomStorage, storage), hub, hub, cast(Any, Holds()))
+        slow = asyncio.ensure_future(registry.get("aaaaaaaaaaaaaaaa"))
+        quick = await asyncio.wait_for(registry.get("bbbbbbbbbbbbbbbb"), timeout=10)
+        assert quick.id == "bbbbbbbbbbbbbbbb" and not slow.done()
+        storage.let_slow_through.set()
+        assert (await slow).id == "aaaaaaaaaaaaaaaa"
 
     asyncio.run(scenario())

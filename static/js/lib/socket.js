@@ -1,5 +1,5 @@
 // socket.js — one room's WebSocket with automatic reconnect (exponential backoff with
-// jitter), a keep-alive ping, and a status callback for the connection indicator. On every
+// jitter; at once when the server says it is restarting), a keep-alive ping, and a status callback for the connection indicator. On every
 // (re)connect the server sends the room and this seat's view again, so the table is
 // restored without a reload. A preview ("what would this action do?") is a Promise of the
 // server's answer; the answers come back in the order the questions were sent. Chat lines
@@ -14,6 +14,9 @@ const PREVIEW_TIMEOUT_MS = 5000;
 // Close codes after which reconnecting would not help (docs/protocol.md, "Closing").
 const ROOM_NOT_FOUND = 4404;
 const SIGNED_OUT = 4401;
+// The server process is stopping (a deploy) and another one serves the room already:
+// reconnect at once, without the backoff.
+const SERVICE_RESTART = 1012;
 
 /** Why a preview got no answer: "offline" (it could not be sent) or "unanswered". */
 function noAnswer(reason) {
@@ -88,6 +91,13 @@ export class RoomSocket {
         // device): a new socket would not be who the page shows. The page says so.
         this.closedForGood = true;
         this.setStatus("signed_out");
+        return;
+      }
+      if (event.code === SERVICE_RESTART && this.attempt === 0) {
+        // Only from a socket that opened (the attempts count again from 0 when one
+        // does): a reconnect that fails goes on with the backoff.
+        this.attempt = 1;
+        this.connect();
         return;
       }
       this.scheduleRetry();
