@@ -14,11 +14,10 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Receive, Scope, Send
 
 from app.chat.service import Chat
@@ -29,6 +28,7 @@ from app.connections.hub import Hub
 from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.http import errors as http_errors
+from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
@@ -51,7 +51,6 @@ from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
 from app.store.database_thread import DatabaseThread
 
-ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
 
 
@@ -242,7 +241,7 @@ def mount_routes(app: FastAPI) -> None:
     api = (sessions_api, accounts_api, games_api, rooms_api, matches_api, players_api)
     for routes in (*api, pages):
         app.include_router(routes.router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.mount("/static", site_assets(), name="static")
 
 
 def create_app(
@@ -267,5 +266,8 @@ def create_app(
     )
     expose(app, services)
     http_errors.install(app)
+    # Pages, JSON, scripts and stylesheets compressed when the browser accepts it (the play
+    # socket never reaches this layer; static files come compressed already).
+    app.add_middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
     mount_routes(app)
     return ParlourApp(app, settings)

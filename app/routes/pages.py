@@ -27,10 +27,12 @@ from markupsafe import Markup
 
 import games
 from app import store
+from app.http.assets import site_assets
 from app.http.deps import client_address
 from app.http.page_data import script_json
 from app.limits.quotas import Limiter
 from app.models import utcnow
+from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
@@ -42,6 +44,10 @@ RULES_DIR = ROOT / "docs" / "rules"
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.filters["script_json"] = script_json
+# Static files by their content-hashed addresses, and each page's modules to preload
+# (app/http/assets.py).
+templates.env.globals["static_url"] = lambda path: site_assets().url(path)
+templates.env.globals["module_preloads"] = lambda entry: site_assets().preloads(entry)
 
 
 def _games() -> list[dict[str, Any]]:
@@ -98,9 +104,16 @@ def _page(
     return response
 
 
+# What a search engine shows under each page's link (its meta description).
+HOME_TEXT = (
+    "Play Cupid, Coins, Cups, Royal Wife-Swap and Usurp, five original card games, with "
+    "friends in the browser: open a table, share its link, or let computer players fill it."
+)
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> Response:
-    return _page(request, "home.html", {"page": "home"}, title="Parlour")
+    return _page(request, "home.html", {"page": "home"}, title="Parlour", description=HOME_TEXT)
 
 
 def _not_found(request: Request, heading: str, text: str) -> Response:
@@ -113,6 +126,7 @@ def _not_found(request: Request, heading: str, text: str) -> Response:
         title=heading,
         heading=heading,
         text=text,
+        description=f"{heading} on Parlour. {text}",
     )
 
 
@@ -133,11 +147,16 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     game = _room_game(request, room_id)
     if game is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    title = games.get(game).title
     return _page(
         request,
         "room.html",
         {"page": "room", "room": room_id, "watch": watch},
         title="Watching" if watch else "Table",
+        description=(
+            f"A table of {title} on Parlour: watch the match, or take a seat and play it in "
+            "the browser with friends and computer players."
+        ),
         game=games.get(game),
         rules_summary=Markup(_rules_summary(game)),
     )
@@ -167,17 +186,49 @@ def join_by_code(request: Request, code: str) -> Response:
 
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> Response:
-    return _page(request, "history.html", {"page": "history"}, title="History")
+    return _page(
+        request,
+        "history.html",
+        {"page": "history"},
+        title="History",
+        description=(
+            "Finished matches of Parlour's card games: who played, the scores, the rating "
+            "changes, a review of each move by move and its downloads."
+        ),
+    )
 
 
 @router.get("/players/{username}", response_class=HTMLResponse)
 def player(request: Request, username: str) -> Response:
-    return _page(request, "player.html", {"page": "player", "player": username}, title=username)
+    """An account's page; a name no account holds answers 404 (as GET /api/players does)."""
+    with request.app.state.sessions() as session:
+        user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+    if user is None or user.username is None:
+        return _not_found(request, "No such player", f"There is no player called {username} here.")
+    return _page(
+        request,
+        "player.html",
+        {"page": "player", "player": username},
+        title=user.username,
+        description=(
+            f"{user.username} on Parlour: the card games they play, their wins, their "
+            "ratings and how those went, and their recent matches."
+        ),
+    )
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboard(request: Request) -> Response:
-    return _page(request, "leaderboard.html", {"page": "leaderboard"}, title="Leaderboard")
+    return _page(
+        request,
+        "leaderboard.html",
+        {"page": "leaderboard"},
+        title="Leaderboard",
+        description=(
+            "The best rated players of each of Parlour's five card games, by their "
+            "OpenSkill rating from rated matches."
+        ),
+    )
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
@@ -198,7 +249,16 @@ def review(request: Request, match_id: str) -> Response:
             "No such match",
             "There is no match with that link. Your finished matches are in the history.",
         )
-    return _page(request, "review.html", {"page": "review", "match": match_id}, title="Review")
+    return _page(
+        request,
+        "review.html",
+        {"page": "review", "match": match_id},
+        title="Review",
+        description=(
+            "A finished match on Parlour, move by move: every hand shown, each move in words, "
+            "the score as it went and what was said at the table."
+        ),
+    )
 
 
 @lru_cache(maxsize=16)
@@ -239,6 +299,7 @@ def rules(request: Request, game: str) -> Response:
         "rules.html",
         {"page": "rules", "game": game},
         title=f"{games.get(game).title} — rules",
+        description=f"The rules of {games.get(game).title}: {game_facts(games.get(game))['blurb']}",
         game=games.get(game),
         rules_html=Markup(html),
     )
