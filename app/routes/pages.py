@@ -31,7 +31,7 @@ from app.http.assets import site_assets
 from app.http.deps import client_address
 from app.http.page_data import script_json
 from app.limits.quotas import Limiter
-from app.models import utcnow
+from app.models import Match, utcnow
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
@@ -236,14 +236,15 @@ def review(request: Request, match_id: str) -> Response:
     identity, _ = _identity(request)
     with request.app.state.sessions() as session:
         # A private room's match is shown only to its players (as its API calls are).
-        found = store.load_match(session=session, match_id=match_id) is not None and (
+        match = store.load_match(session=session, match_id=match_id)
+        found = match is not None and (
             store.match_visible_to(
                 session=session,
                 match_id=match_id,
                 viewer_id=identity.id if identity is not None else None,
             )
         )
-    if not found:
+    if match is None or not found:
         return _not_found(
             request,
             "No such match",
@@ -254,11 +255,20 @@ def review(request: Request, match_id: str) -> Response:
         "review.html",
         {"page": "review", "match": match_id},
         title="Review",
+        heading=_review_heading(match),
         description=(
             "A finished match on Parlour, move by move: every hand shown, each move in words, "
             "the score as it went and what was said at the table."
         ),
     )
+
+
+def _review_heading(match: Match) -> str:
+    """The review's heading, as pages/review.js writes it once the record has loaded: the
+    game and who played ("Coins: Ada vs Bob vs Cleo"), here so the page opens with it."""
+    names = {player["seat"]: player.get("name") for player in match.players}
+    seats = " vs ".join(names.get(seat) or f"Seat {seat + 1}" for seat in range(match.seat_count))
+    return f"{games.get(match.game).title}: {seats}"
 
 
 @lru_cache(maxsize=16)

@@ -84,7 +84,9 @@ $("#rules-drawer-close").addEventListener("click", () => $("#rules-drawer").clos
 function ensureTable() {
   if (table) return table;
   $("#lobby").hidden = true;
+  $("#room-loading").hidden = true;
   tableWrap.hidden = false;
+  $("#talk").hidden = false;
   table = new Table(tableWrap, room.game, {
     mode: "live",
     onAct: (action, version) => socket.act(version, action),
@@ -154,7 +156,11 @@ function onMessage(message) {
     room = message.room;
     roomForTalk();
     $("#room").setAttribute("aria-busy", "false");
-    $("#room-loading").hidden = true;
+    // A match in play keeps the loading sign until its table is drawn (ensureTable), so
+    // nothing on the page moves in between.
+    if (table || room.status === "waiting" || room.status === "closed") {
+      $("#room-loading").hidden = true;
+    }
     if (room.status === "waiting") {
       renderLobby();
     } else if (room.status === "closed") {
@@ -262,7 +268,8 @@ async function init() {
     ...reactionButtons((reaction) => socket.react(reaction) || talk.refused(offline)),
   );
   roomForTalk();
-  $("#talk").hidden = false;
+  // At a match in play the talk appears with the table (ensureTable), not above it first.
+  $("#talk").hidden = room.status !== "waiting" && room.status !== "closed";
   socket = new RoomSocket(room.id, { onMessage, onStatus });
   onSessionStarted(() => socket.restart());
   socket.connect();
