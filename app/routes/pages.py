@@ -37,6 +37,7 @@ from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
 from app.routes.games import game_facts
+from app.routes.players import player_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -201,15 +202,20 @@ def history(request: Request) -> Response:
 @router.get("/players/{username}", response_class=HTMLResponse)
 def player(request: Request, username: str) -> Response:
     """An account's page; a name no account holds answers 404 (as GET /api/players does)."""
+    identity, _ = _identity(request)
     with request.app.state.sessions() as session:
         user = store.user_by_username_key(session=session, key=name_key(username.strip()))
-    if user is None or user.username is None:
-        return _not_found(request, "No such player", f"There is no player called {username} here.")
+        if user is None or user.username is None:
+            return _not_found(
+                request, "No such player", f"There is no player called {username} here."
+            )
+        record = player_record(session, user, identity.id if identity is not None else None)
     return _page(
         request,
         "player.html",
         {"page": "player", "player": username},
         title=user.username,
+        record=record,
         description=(
             f"{user.username} on Parlour: the card games they play, their wins, their "
             "ratings and how those went, and their recent matches."
