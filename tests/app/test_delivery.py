@@ -209,3 +209,13 @@ def test_rooms_reviews_and_players_have_descriptions(new_client: NewClient) -> N
         description = read_head(ann.get(path).text).description
         assert description and len(description) > 50, (name, description)
     assert site_assets().url("css/base.css").startswith("/static/css/base.")
+
+
+def test_every_stylesheet_is_in_the_one_the_pages_link(new_client: NewClient) -> None:
+    assets = site_assets()
+    joined = assets.by_plain["css/site.css"].plain_body.decode()
+    for path in assets.by_plain:
+        if path.endswith(".css") and path != "css/site.css":
+            assert assets.by_plain[path].plain_body.decode().strip() in joined, path
+    head = read_head(new_client(None).get("/rules/cupid").text)
+    assert head.styles == [assets.url("css/site.css")]
