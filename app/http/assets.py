@@ -37,7 +37,8 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from starlette.datastructures import Headers
-from starlette.responses import PlainTextResponse, Response
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 PREFIX = "/static/"
@@ -199,9 +200,11 @@ class Assets:
         await response(scope, receive, send)
 
     def response(self, path: str, scope: Scope) -> Response:
+        """The answer for a path under /static/; a missing file raises the 404 the app's
+        error handlers put in its one error shape (app/http/errors.py)."""
         path = path.lstrip("/")
         if scope["method"] not in ("GET", "HEAD"):
-            return PlainTextResponse("Method Not Allowed", 405, headers={"Allow": "GET, HEAD"})
+            raise HTTPException(405, "Static files are only read.", headers={"Allow": "GET, HEAD"})
         asset = self.by_hashed.get(path)
         if asset is not None:
             return self._send(scope, asset, hashed=True, cache=IMMUTABLE)
@@ -214,7 +217,7 @@ class Assets:
             # An address from another version (a page from before a deploy): the file as
             # it is now, never to be kept.
             return self._send(scope, stale, hashed=True, cache=REVALIDATE)
-        return PlainTextResponse("Not Found", 404)
+        raise HTTPException(404, f"There is no static file {path!r}.")
 
     def _send(self, scope: Scope, asset: Asset, *, hashed: bool, cache: str) -> Response:
         if hashed:

@@ -148,7 +148,13 @@ def test_static_files_under_hashed_addresses_are_kept_a_year(new_client: NewClie
     assert plain.headers["cache-control"] == "no-cache"
     again = ann.get("/static/css/base.css", headers={"If-None-Match": plain.headers["etag"]})
     assert again.status_code == 304
-    assert ann.get("/static/css/nothing.css").status_code == 404
+    missing = ann.get("/static/css/nothing.css")
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "not_found"
+    # An address from another version of the file: today's file, never kept.
+    stale = ann.get("/static/css/base.000000000000.css")
+    assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"
+    assert stale.content == plain.content
 
 
 def test_a_hashed_address_changes_with_anything_its_module_runs(tmp_path: PurePosixPath) -> None:
