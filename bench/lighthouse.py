@@ -14,9 +14,11 @@ preset (a mid-range phone, simulated slow 4G, a CPU 4 times slower) in the Chrom
 table as ada (her session cookie sent with every request) and as a watcher, the review,
 the history, ada's player page, the leaderboard and a rules page.
 
-Prints, per page, the four category scores (0-100), the cumulative layout shift and the
-largest contentful paint, and records the run under bench/results/. Each page's full report
-(JSON) is kept in the temporary directory when ``--keep`` is given.
+Prints, per page, the four category scores (0-100), the cumulative layout shift, the largest
+and first contentful paints and the total blocking time (the performance score's most
+changeable part: the main thread's long tasks, which a busy machine lengthens), with the
+machine's load average before and after, and records the run under bench/results/. Each
+page's full report (JSON) is kept in the temporary directory when ``--keep`` is given.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class Figures:
     scores: dict[str, int]
     cls: float
     lcp_ms: float
+    fcp_ms: float
+    tbt_ms: float
 
 
 def node_bin() -> Path:
@@ -246,6 +250,8 @@ def lighthouse(url: str, target: Target, report: Path, chrome: str) -> Figures:
         scores={c: round(100 * (data["categories"][c]["score"] or 0)) for c in CATEGORIES},
         cls=float(audits["cumulative-layout-shift"]["numericValue"]),
         lcp_ms=float(audits["largest-contentful-paint"]["numericValue"]),
+        fcp_ms=float(audits["first-contentful-paint"]["numericValue"]),
+        tbt_ms=float(audits["total-blocking-time"]["numericValue"]),
     )
 
 
@@ -263,14 +269,15 @@ def failing_audits(report: Path) -> list[str]:
 
 def table(rows: list[tuple[str, Figures]]) -> list[str]:
     lines = [
-        "| page | performance | accessibility | best practices | SEO | CLS | LCP |",
-        "|---|---|---|---|---|---|---|",
+        "| page | performance | accessibility | best practices | SEO | CLS | LCP | FCP | TBT |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, f in rows:
         s = f.scores
         lines.append(
             f"| {name} | {s['performance']} | {s['accessibility']} | {s['best-practices']} "
-            f"| {s['seo']} | {f.cls:.3f} | {f.lcp_ms / 1000:.1f} s |"
+            f"| {s['seo']} | {f.cls:.3f} | {f.lcp_ms / 1000:.1f} s | {f.fcp_ms / 1000:.1f} s "
+            f"| {f.tbt_ms:.0f} ms |"
         )
     return lines
 
@@ -286,6 +293,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     chrome = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
     install_lighthouse()
+    load_before = os.getloadavg()[0]
     workdir = Path(tempfile.mkdtemp(prefix="parlour-lighthouse-"))
     rows: list[tuple[str, Figures]] = []
     problems: list[str] = []
@@ -307,6 +315,8 @@ def main(argv: list[str] | None = None) -> None:
         f"# Lighthouse {LIGHTHOUSE}, mobile preset",
         "",
         describe(when),
+        "",
+        f"Load average (1 min) before: {load_before:.1f}, after: {os.getloadavg()[0]:.1f}.",
         "",
         f"Command: `{command_line('bench.lighthouse', sys.argv[1:] if argv is None else argv)}`",
         f"Targets: {TARGETS}.",
