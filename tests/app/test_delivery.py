@@ -225,3 +225,11 @@ def test_every_stylesheet_is_in_the_one_the_pages_link(new_client: NewClient) ->
             assert assets.by_plain[path].plain_body.decode().strip() in joined, path
     head = read_head(new_client(None).get("/rules/cupid").text)
     assert head.styles == [assets.url("css/site.css")]
+
+
+def test_the_play_socket_is_never_compressed(new_client: NewClient) -> None:
+    ann = new_client("Ann")
+    room = ann.post("/api/rooms", json={"game": "cupid"}).json()
+    with ann.websocket_connect(f"/ws/rooms/{room['id']}", headers=GZIP) as socket:
+        first = socket.receive_text()  # a text frame of plain JSON, not gzip bytes
+    assert first.startswith("{")
