@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.http.assets import IMMUTABLE, site_assets
+from app.http.assets import IMMUTABLE, Assets, site_assets
 from tests.app.helpers import NewClient, account
 from tests.app.test_accounts import finished_guest_match
 
@@ -157,12 +157,8 @@ def test_static_files_under_hashed_addresses_are_kept_a_year(new_client: NewClie
     assert stale.content == plain.content
 
 
-def test_a_hashed_address_changes_with_anything_its_module_runs(tmp_path: PurePosixPath) -> None:
-    from pathlib import Path
-
-    from app.http.assets import Assets
-
-    root = Path(str(tmp_path))
+def test_a_hashed_address_changes_with_anything_its_module_runs(tmp_path: Path) -> None:
+    root = tmp_path
     (root / "js" / "lib").mkdir(parents=True)
     (root / "js" / "pages").mkdir()
     (root / "js" / "lib" / "a.js").write_text('import { b } from "./b.js";\nexport const a = b;\n')
