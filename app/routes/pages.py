@@ -36,6 +36,8 @@ from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
+from app.refusal import Refusal
+from app.rooms import Rooms
 from app.routes.games import game_facts
 from app.routes.players import player_record
 
@@ -148,11 +150,18 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     game = _room_game(request, room_id)
     if game is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    rooms: Rooms = request.app.state.rooms
+    try:
+        # The room as GET /api/rooms/{id} describes it, in the page: the browser starts
+        # drawing (and opens the socket) without asking for it first.
+        described = rooms.describe(from_thread.run(rooms.get, room_id))
+    except Refusal:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     title = games.get(game).title
     return _page(
         request,
         "room.html",
-        {"page": "room", "room": room_id, "watch": watch},
+        {"page": "room", "room": room_id, "watch": watch, "room_info": described},
         title="Watching" if watch else "Table",
         description=(
             f"A table of {title} on Parlour: watch the match, or take a seat and play it in "

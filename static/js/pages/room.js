@@ -229,7 +229,8 @@ onRename(() => {
 async function init() {
   const wanted = data.room;
   try {
-    const found = await get(`/rooms/${encodeURIComponent(wanted)}`);
+    // The page brings the room as the API describes it (app/routes/pages.py).
+    const found = data.room_info ?? (await get(`/rooms/${encodeURIComponent(wanted)}`));
     if (found.id !== wanted) {
       history.replaceState(null, "", `/rooms/${found.id}${watchOnly ? "/watch" : ""}`);
     }
