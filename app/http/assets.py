@@ -66,6 +66,8 @@ class Asset:
     plain_gzip: bytes | None
     hashed_gzip: bytes | None
     media_type: str
+    plain_etag: str
+    hashed_etag: str
 
 
 def _imports(text: str, path: str) -> list[str]:
@@ -77,6 +79,11 @@ def _imports(text: str, path: str) -> list[str]:
         if target not in found:
             found.append(target)
     return found
+
+
+def _etag(body: bytes) -> str:
+    """A weak validator: the same for the plain and the gzip-compressed body."""
+    return 'W/"' + hashlib.sha256(body).hexdigest()[:20] + '"'
 
 
 def _normalise(path: PurePosixPath) -> str:
@@ -146,6 +153,8 @@ class Assets:
                 plain_gzip=gzip.compress(body, 9, mtime=0) if compress else None,
                 hashed_gzip=gzip.compress(served, 9, mtime=0) if compress else None,
                 media_type=media_type,
+                plain_etag=_etag(body),
+                hashed_etag=_etag(served),
             )
             self.by_plain[path] = asset
             self.by_hashed[hashed] = asset
@@ -221,10 +230,9 @@ class Assets:
 
     def _send(self, scope: Scope, asset: Asset, *, hashed: bool, cache: str) -> Response:
         if hashed:
-            body, packed = asset.hashed_body, asset.hashed_gzip
+            body, packed, etag = asset.hashed_body, asset.hashed_gzip, asset.hashed_etag
         else:
-            body, packed = asset.plain_body, asset.plain_gzip
-        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            body, packed, etag = asset.plain_body, asset.plain_gzip, asset.plain_etag
         headers = {"Cache-Control": cache, "ETag": etag}
         request_headers = Headers(scope=scope)
         if packed is not None:
