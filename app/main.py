@@ -16,12 +16,11 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Receive, Scope, Send
 
 from app.chat.service import Chat
@@ -33,6 +32,7 @@ from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.departure import Departure
 from app.http import errors as http_errors
+from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
@@ -61,7 +61,6 @@ from app.routes import sessions as sessions_api
 from app.routes import tables as tables_api
 from app.store.database_thread import DatabaseThread
 
-ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("parlour")
 
 
@@ -306,7 +305,7 @@ def mount_routes(app: FastAPI) -> None:
     )
     for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.mount("/static", site_assets(), name="static")
 
 
 def create_app(
@@ -333,5 +332,8 @@ def create_app(
     )
     expose(app, services)
     http_errors.install(app)
+    # Pages, JSON, scripts and stylesheets compressed when the browser accepts it (the play
+    # socket never reaches this layer; static files come compressed already).
+    app.add_middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
     mount_routes(app)
     return ParlourApp(app, settings, Departure(services.hub, services.rooms))

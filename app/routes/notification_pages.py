@@ -36,7 +36,16 @@ DEAD_LINK_TEXT = (
 
 @router.get("/notifications", response_class=HTMLResponse)
 def settings_page(request: Request) -> Response:
-    return _page(request, "notifications.html", {"page": "notifications"}, title="Notifications")
+    return _page(
+        request,
+        "notifications.html",
+        {"page": "notifications"},
+        title="Notifications",
+        description=(
+            "Choose how Parlour tells you that it is your turn, that your time to move is "
+            "nearly out or that a match ended: e-mail, a webhook, or push on this device."
+        ),
+    )
 
 
 @router.get("/sw.js")

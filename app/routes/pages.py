@@ -27,15 +27,20 @@ from markupsafe import Markup
 
 import games
 from app import store
+from app.http.assets import site_assets
 from app.http.deps import client_address
 from app.http.page_data import script_json
 from app.limits.quotas import Limiter
-from app.models import utcnow
+from app.models import Match, utcnow
+from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
+from app.refusal import Refusal
+from app.rooms import Rooms
 from app.rooms.your_tables import awaiting_count, your_tables
 from app.routes.games import game_facts
+from app.routes.players import player_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -43,6 +48,10 @@ RULES_DIR = ROOT / "docs" / "rules"
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.filters["script_json"] = script_json
+# Static files by their content-hashed addresses, and each page's modules to preload
+# (app/http/assets.py).
+templates.env.globals["static_url"] = lambda path: site_assets().url(path)
+templates.env.globals["module_preloads"] = lambda entry: site_assets().preloads(entry)
 
 
 def _games() -> list[dict[str, Any]]:
@@ -109,9 +118,16 @@ def _page(
     return response
 
 
+# What a search engine shows under each page's link (its meta description).
+HOME_TEXT = (
+    "Play Cupid, Coins, Cups, Royal Wife-Swap and Usurp, five original card games, with "
+    "friends in the browser: open a table, share its link, or let computer players fill it."
+)
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> Response:
-    return _page(request, "home.html", {"page": "home"}, title="Parlour")
+    return _page(request, "home.html", {"page": "home"}, title="Parlour", description=HOME_TEXT)
 
 
 def _not_found(request: Request, heading: str, text: str) -> Response:
@@ -124,6 +140,7 @@ def _not_found(request: Request, heading: str, text: str) -> Response:
         title=heading,
         heading=heading,
         text=text,
+        description=f"{heading} on Parlour. {text}",
     )
 
 
@@ -144,11 +161,23 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     game = _room_game(request, room_id)
     if game is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    rooms: Rooms = request.app.state.rooms
+    try:
+        # The room as GET /api/rooms/{id} describes it, in the page: the browser starts
+        # drawing (and opens the socket) without asking for it first.
+        described = rooms.describe(from_thread.run(rooms.get, room_id))
+    except Refusal:
+        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+    title = games.get(game).title
     return _page(
         request,
         "room.html",
-        {"page": "room", "room": room_id, "watch": watch},
+        {"page": "room", "room": room_id, "watch": watch, "room_info": described},
         title="Watching" if watch else "Table",
+        description=(
+            f"A table of {title} on Parlour: watch the match, or take a seat and play it in "
+            "the browser with friends and computer players."
+        ),
         game=games.get(game),
         rules_summary=Markup(_rules_summary(game)),
     )
@@ -178,22 +207,68 @@ def join_by_code(request: Request, code: str) -> Response:
 
 @router.get("/tables", response_class=HTMLResponse)
 def tables(request: Request) -> Response:
-    return _page(request, "tables.html", {"page": "tables"}, title="Your tables")
+    return _page(
+        request,
+        "tables.html",
+        {"page": "tables"},
+        title="Your tables",
+        description=(
+            "Your unfinished Parlour tables, live and turn-based: those awaiting your move "
+            "first, with the game, your opponents, whose turn it is and the deadline."
+        ),
+    )
 
 
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> Response:
-    return _page(request, "history.html", {"page": "history"}, title="History")
+    return _page(
+        request,
+        "history.html",
+        {"page": "history"},
+        title="History",
+        description=(
+            "Finished matches of Parlour's card games: who played, the scores, the rating "
+            "changes, a review of each move by move and its downloads."
+        ),
+    )
 
 
 @router.get("/players/{username}", response_class=HTMLResponse)
 def player(request: Request, username: str) -> Response:
-    return _page(request, "player.html", {"page": "player", "player": username}, title=username)
+    """An account's page; a name no account holds answers 404 (as GET /api/players does)."""
+    identity, _ = _identity(request)
+    with request.app.state.sessions() as session:
+        user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+        if user is None or user.username is None:
+            return _not_found(
+                request, "No such player", f"There is no player called {username} here."
+            )
+        record = player_record(session, user, identity.id if identity is not None else None)
+    return _page(
+        request,
+        "player.html",
+        {"page": "player", "player": username},
+        title=user.username,
+        record=record,
+        description=(
+            f"{user.username} on Parlour: the card games they play, their wins, their "
+            "ratings and how those went, and their recent matches."
+        ),
+    )
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboard(request: Request) -> Response:
-    return _page(request, "leaderboard.html", {"page": "leaderboard"}, title="Leaderboard")
+    return _page(
+        request,
+        "leaderboard.html",
+        {"page": "leaderboard"},
+        title="Leaderboard",
+        description=(
+            "The best rated players of each of Parlour's five card games, by their "
+            "OpenSkill rating from rated matches."
+        ),
+    )
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
@@ -201,20 +276,39 @@ def review(request: Request, match_id: str) -> Response:
     identity, _ = _identity(request)
     with request.app.state.sessions() as session:
         # A private room's match is shown only to its players (as its API calls are).
-        found = store.load_match(session=session, match_id=match_id) is not None and (
+        match = store.load_match(session=session, match_id=match_id)
+        found = match is not None and (
             store.match_visible_to(
                 session=session,
                 match_id=match_id,
                 viewer_id=identity.id if identity is not None else None,
             )
         )
-    if not found:
+    if match is None or not found:
         return _not_found(
             request,
             "No such match",
             "There is no match with that link. Your finished matches are in the history.",
         )
-    return _page(request, "review.html", {"page": "review", "match": match_id}, title="Review")
+    return _page(
+        request,
+        "review.html",
+        {"page": "review", "match": match_id},
+        title="Review",
+        heading=_review_heading(match),
+        description=(
+            "A finished match on Parlour, move by move: every hand shown, each move in words, "
+            "the score as it went and what was said at the table."
+        ),
+    )
+
+
+def _review_heading(match: Match) -> str:
+    """The review's heading, as pages/review.js writes it once the record has loaded: the
+    game and who played ("Coins: Ada vs Bob vs Cleo"), here so the page opens with it."""
+    names = {player["seat"]: player.get("name") for player in match.players}
+    seats = " vs ".join(names.get(seat) or f"Seat {seat + 1}" for seat in range(match.seat_count))
+    return f"{games.get(match.game).title}: {seats}"
 
 
 @lru_cache(maxsize=16)
@@ -255,6 +349,7 @@ def rules(request: Request, game: str) -> Response:
         "rules.html",
         {"page": "rules", "game": game},
         title=f"{games.get(game).title} — rules",
+        description=f"The rules of {games.get(game).title}: {game_facts(games.get(game))['blurb']}",
         game=games.get(game),
         rules_html=Markup(html),
     )

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query
+from sqlalchemy.orm import Session
 
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
-from app.models import iso
+from app.models import User, iso
 from app.people.confusables import name_key
 from app.records import history
 from app.refusal import Refusal
@@ -29,12 +30,17 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
         raise Refusal("player_not_found", f"There is no player called {username}.", 404)
+    return player_record(session, user, viewer.id if viewer else None)
+
+
+def player_record(session: Session, user: User, viewer_id: str | None) -> dict[str, Any]:
+    """An account's record as ``viewer_id`` may see it (GET /api/players/{username}; the
+    player page draws its first view from it on the server)."""
     results = {
         game: (played, won)
         for game, played, won in store.results_by_game(session=session, user_id=user.id)
     }
     ratings = {row.game: row for row in store.ratings_of(session=session, user_id=user.id)}
-    viewer_id = viewer.id if viewer else None
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in store.rating_history(session=session, user_id=user.id, viewer_id=viewer_id):
         changes.setdefault(change.game, []).append(

@@ -5,6 +5,7 @@ stay as written and the data reads back exactly."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -14,7 +15,7 @@ from sqlalchemy import update
 from app.db import make_engine
 from app.http.page_data import script_json
 from app.models import User
-from tests.app.helpers import NewClient, make_app, running
+from tests.app.helpers import NewClient, account, make_app, running
 
 # A "/" would split the address, so "</script>" is left to the last test.
 HOSTILE = ["<!--<script>", "<script>alert(1)", "a\u2028b\u2029c", "&lt;<!--"]
@@ -36,8 +37,10 @@ def assert_scripts_intact(page: str, module: str) -> dict[str, object]:
     text = boot_block(page)
     after = page.index(BOOT_OPEN) + len(BOOT_OPEN) + len(text)
     rest = page[after:].lstrip()
-    assert rest.startswith(
-        f'</script>\n  <script type="module" src="/static/js/pages/{module}.js"></script>'
+    assert re.match(
+        rf'</script>\n  <script type="module" src="/static/js/pages/{module}\.[0-9a-f]{{12}}\.js">'
+        r"</script>",
+        rest,
     ), rest[:200]
     data = json.loads(text)
     assert isinstance(data, dict)
@@ -49,9 +52,15 @@ def test_a_player_page_keeps_its_scripts_whatever_its_address_holds(
     new_client: NewClient, segment: str
 ) -> None:
     page = new_client(None).get(f"/players/{quote(segment, safe='')}")
+    assert page.status_code == 404  # no account has that name
+    assert_scripts_intact(page.text, "message")
+
+
+def test_a_player_page_hands_its_scripts_the_name_asked_for(new_client: NewClient) -> None:
+    account(new_client, "ada")
+    page = new_client(None).get("/players/ADA")
     assert page.status_code == 200
-    data = assert_scripts_intact(page.text, "player")
-    assert data["player"] == segment
+    assert assert_scripts_intact(page.text, "player")["player"] == "ADA"
 
 
 @pytest.mark.parametrize("segment", HOSTILE)

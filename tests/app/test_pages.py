@@ -7,7 +7,14 @@ import pytest
 
 from tests.app.helpers import NewClient
 
-BAD_LINKS = ["/rooms/NOPE12", "/rooms/abc/watch", "/join/ZZZZZZ", "/matches/nope", "/rules/chess"]
+BAD_LINKS = [
+    "/rooms/NOPE12",
+    "/rooms/abc/watch",
+    "/join/ZZZZZZ",
+    "/matches/nope",
+    "/rules/chess",
+    "/players/nobody",
+]
 
 
 @pytest.mark.parametrize("path", BAD_LINKS)

@@ -457,7 +457,7 @@ def finish_and_review(pages: Any, page: Page, watcher: Page, room_id: str, seats
     page.goto("/history")
     item = page.locator(f'#mine .match-item[data-match="{room["match_id"]}"]')
     item.get_by_role("link", name="Review this").click()
-    expect(page.locator("#review-controls")).to_be_visible()
+    expect(page.locator("#review")).to_have_attribute("aria-busy", "false")
     last = len(review["frames"]) - 1
     page.keyboard.press("End")
     expect(page.locator("#step-label")).to_have_text(f"Move {last} of {last}")

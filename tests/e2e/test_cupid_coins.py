@@ -152,7 +152,7 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
     pages.shot(ann, "history")
     item.get_by_role("link", name="Review this").click()
     ann.wait_for_url(f"**/matches/{room['match_id']}")
-    expect(ann.locator("#review-controls")).to_be_visible()
+    expect(ann.locator("#review")).to_have_attribute("aria-busy", "false")
     expect(ann.locator("#step-label")).to_have_text(f"Move 0 of {len(frames) - 1}")
     pages.shot(ann, "review-start")
     ann.locator("#next-step").click()

@@ -152,7 +152,7 @@ def test_a_match_on_a_phone_is_accessible_throughout(pages: Any, game: str) -> N
     assert_accessible(phone, f"{game}: the match over")
     room = api_json(phone, f"/api/rooms/{room_id}")
     watcher.goto(f"/matches/{room['match_id']}")
-    expect(watcher.locator("#review-controls")).to_be_visible()
+    expect(watcher.locator("#review")).to_have_attribute("aria-busy", "false")
     assert_accessible(watcher, f"{game}: the review")
     watcher.keyboard.press("End")
     assert_accessible(watcher, f"{game}: the review's last move")

@@ -241,6 +241,7 @@ async function init() {
     talk = review.chat || [];
   } catch (err) {
     showError($("#review-error"), err.message);
+    $("#review-controls").hidden = true;
     $("#review").setAttribute("aria-busy", "false");
     return;
   }
@@ -269,7 +270,8 @@ async function init() {
   game = table.game;
   $("#review-title").textContent = `${record.title}: ${seats.map((s) => s.name).join(" vs ")}`;
   document.title = `Review · ${record.title} · Parlour`;
-  $("#review-controls").hidden = false;
+  // The controls are on the page from the start (review.html), disabled until now.
+  $("#play-steps").disabled = $("#step-slider").disabled = false;
   const slider = $("#step-slider");
   slider.max = String(frames.length - 1);
   slider.addEventListener("input", () => go(Number(slider.value), false));

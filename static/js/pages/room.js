@@ -84,7 +84,9 @@ $("#rules-drawer-close").addEventListener("click", () => $("#rules-drawer").clos
 function ensureTable() {
   if (table) return table;
   $("#lobby").hidden = true;
+  $("#room-loading").hidden = true;
   tableWrap.hidden = false;
+  $("#talk").hidden = false;
   table = new Table(tableWrap, room.game, {
     mode: "live",
     onAct: (action, version) => socket.act(version, action),
@@ -163,7 +165,11 @@ function onMessage(message) {
     room = message.room;
     roomForTalk();
     $("#room").setAttribute("aria-busy", "false");
-    $("#room-loading").hidden = true;
+    // A match in play keeps the loading sign until its table is drawn (ensureTable), so
+    // nothing on the page moves in between.
+    if (table || room.status === "waiting" || room.status === "closed") {
+      $("#room-loading").hidden = true;
+    }
     if (room.status === "waiting") {
       renderLobby();
     } else if (room.status === "closed") {
@@ -232,7 +238,8 @@ onRename(() => {
 async function init() {
   const wanted = data.room;
   try {
-    const found = await get(`/rooms/${encodeURIComponent(wanted)}`);
+    // The page brings the room as the API describes it (app/routes/pages.py).
+    const found = data.room_info ?? (await get(`/rooms/${encodeURIComponent(wanted)}`));
     if (found.id !== wanted) {
       history.replaceState(null, "", `/rooms/${found.id}${watchOnly ? "/watch" : ""}`);
     }
@@ -271,7 +278,8 @@ async function init() {
     ...reactionButtons((reaction) => socket.react(reaction) || talk.refused(offline)),
   );
   roomForTalk();
-  $("#talk").hidden = false;
+  // At a match in play the talk appears with the table (ensureTable), not above it first.
+  $("#talk").hidden = room.status !== "waiting" && room.status !== "closed";
   socket = new RoomSocket(room.id, { onMessage, onStatus });
   onSessionStarted(() => socket.restart());
   socket.connect();
