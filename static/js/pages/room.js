@@ -33,7 +33,6 @@ let talk = null; // the chat panel, once the room is known
 const signals = new TurnSignals(
   {
     panel: $("#turn-alerts"),
-    sound: $("#turn-sound"),
     notify: $("#turn-notify"),
     note: $("#turn-notify-note"),
   },

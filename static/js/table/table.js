@@ -15,11 +15,14 @@
 //   errors.js         refusals next to the control that caused them
 //   animation.js      the animation of every change
 //   announcements.js  what a screen reader hears, and the tab's title
+//   sounds.js         the sounds of moves, and the one switch for every sound
+//   big-clocks.js     the big clocks of the awaited seats (clocks.js counts them down)
 
 import { announce, gameFacts, h, reducedMotion } from "../lib/dom.js";
 import { animateChanges, snapshot } from "./animation.js";
 import { announceChanges } from "./announcements.js";
 import { bar, turnBanner } from "./bar.js";
+import { bigClocks } from "./big-clocks.js";
 import { makeContext } from "./context.js";
 import { ErrorSlots, errorSlot } from "./errors.js";
 import { FrameQueue } from "./frames.js";
@@ -28,6 +31,7 @@ import { PlayLog } from "./log.js";
 import { about, lastTrick, result } from "./panels.js";
 import { plate, plates } from "./plates.js";
 import { tableModule } from "./registry.js";
+import { armSounds, moveSound, soundToggle } from "./sounds.js";
 
 function noAnswer(reason) {
   return Object.assign(new Error(`The preview was not answered (${reason}).`), { reason });
@@ -65,6 +69,7 @@ export class Table {
       showError: (message, slot) => this.showError(message, slot),
       redraw: (focusKey) => this.redraw(focusKey),
     });
+    if (this.mode === "live") armSounds();
   }
 
   /** Queue a frame {room, view, version, seat, event, clocks?, hands?}; shown in order. */
@@ -187,6 +192,7 @@ export class Table {
     this.hand.restoreFocus(focus);
     if (before) animateChanges(this.root, before, ctx, previous);
     if (!quiet) announceChanges(ctx, previous, this.log.lineFor(ctx));
+    if (!quiet && this.mode === "live") moveSound(frame, previous);
   }
 
   tableEl(ctx) {
@@ -203,7 +209,8 @@ export class Table {
         },
         class: ctx.canAct ? "my-turn" : "",
       },
-      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules),
+      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules, this.tools()),
+      bigClocks(ctx),
       h(
         "div.felt",
         {},
@@ -232,6 +239,11 @@ export class Table {
       ),
       errorSlot("general"),
     );
+  }
+
+  /** The live table's own switches in its bar: the sound. */
+  tools() {
+    return this.mode === "live" ? [soundToggle()] : [];
   }
 
   /** For the person a computer plays for: why, and the button to take the seat back. */
