@@ -25,7 +25,7 @@ export function bigClocks(ctx) {
         h("span.big-clock-name", {}, mine ? "Your time" : ctx.name(seat)),
         clockEl(ctx, seat, { big: true, warn: mine }),
         mine
-          ? h("span.low-time-note", {}, `Under ${LOW_TIME_SECONDS} seconds left: move now!`)
+          ? h("span.low-time-note", {}, `Under ${LOW_TIME_SECONDS} s: move now!`)
           : null,
       );
     }),
