@@ -35,6 +35,7 @@ from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, lifetime
 from app.routes.games import game_facts
+from app.routes.guide import table_guide
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -129,14 +130,15 @@ def _room_game(request: Request, room_id_or_code: str) -> str | None:
 
 
 def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
-    """The room page, with the game's rules in short for the table's "Rules" drawer."""
+    """The room page, with the game's rules in short for the table's "Rules" drawer, and
+    its help on actions and first-match walkthrough (app/routes/guide.py)."""
     game = _room_game(request, room_id)
     if game is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     return _page(
         request,
         "room.html",
-        {"page": "room", "room": room_id, "watch": watch},
+        {"page": "room", "room": room_id, "watch": watch, "guide": table_guide(game)},
         title="Watching" if watch else "Table",
         game=games.get(game),
         rules_summary=Markup(_rules_summary(game)),

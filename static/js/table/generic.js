@@ -35,7 +35,12 @@ export const genericGame = {
       .map((action, i) =>
         h(
           "button.btn",
-          { type: "button", "data-key": `act:${i}`, onclick: () => ctx.act(action, "actions") },
+          {
+            type: "button",
+            "data-key": `act:${i}`,
+            dataset: { help: action.type },
+            onclick: () => ctx.act(action, "actions"),
+          },
           label(action, ctx),
         ),
       );

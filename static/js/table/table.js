@@ -17,6 +17,8 @@
 //   announcements.js  what a screen reader hears, and the tab's title
 //   sounds.js         the sounds of moves, and the one switch for every sound
 //   big-clocks.js     the big clocks of the awaited seats (clocks.js counts them down)
+//   help.js           what each action means, beside the controls that take it
+//   walkthrough.js    the first-match walkthrough, and the button that opens it again
 
 import { announce, gameFacts, h, reducedMotion } from "../lib/dom.js";
 import { animateChanges, snapshot } from "./animation.js";
@@ -27,11 +29,13 @@ import { makeContext } from "./context.js";
 import { ErrorSlots, errorSlot } from "./errors.js";
 import { FrameQueue } from "./frames.js";
 import { Hand } from "./hand.js";
+import { ActionHelp } from "./help.js";
 import { PlayLog } from "./log.js";
 import { about, lastTrick, result } from "./panels.js";
 import { plate, plates } from "./plates.js";
 import { tableModule } from "./registry.js";
 import { armSounds, moveSound, soundToggle } from "./sounds.js";
+import { Walkthrough } from "./walkthrough.js";
 
 function noAnswer(reason) {
   return Object.assign(new Error(`The preview was not answered (${reason}).`), { reason });
@@ -69,6 +73,8 @@ export class Table {
       showError: (message, slot) => this.showError(message, slot),
       redraw: (focusKey) => this.redraw(focusKey),
     });
+    this.help = new ActionHelp(root);
+    this.walkthrough = new Walkthrough(gameName);
     if (this.mode === "live") armSounds();
   }
 
@@ -189,10 +195,12 @@ export class Table {
     this.root.setAttribute("aria-busy", "false");
     if (quiet) for (const [slot, text] of errors) this.showError(text, slot);
     this.hand.attach();
+    this.help.attach();
     this.hand.restoreFocus(focus);
     if (before) animateChanges(this.root, before, ctx, previous);
     if (!quiet) announceChanges(ctx, previous, this.log.lineFor(ctx));
     if (!quiet && this.mode === "live") moveSound(frame, previous);
+    this.walkthrough.offer(ctx);
   }
 
   tableEl(ctx) {
@@ -241,9 +249,9 @@ export class Table {
     );
   }
 
-  /** The live table's own switches in its bar: the sound. */
+  /** The live table's own buttons in its bar: the walkthrough again, the sound switch. */
   tools() {
-    return this.mode === "live" ? [soundToggle()] : [];
+    return this.mode === "live" ? [this.walkthrough.button(), soundToggle()] : [];
   }
 
   /** For the person a computer plays for: why, and the button to take the seat back. */
