@@ -8,8 +8,9 @@ a say: a seat's player, or the person a computer stands in for, who sits in thei
 again in the rematch. When the last seat accepts, the rematch room is opened with everyone
 in the same seats, its match is started, and the finished room names it (``rematch_id``)
 with the offer marked ``started``: the players' pages move there. The offer lives in the
-memory of the process that referees the room; a restart forgets it (the players propose
-again), while the rematch room, once opened, is stored like any other.
+memory of the process that referees the room, for as long as it holds the room (while
+anyone is connected to it); a restart forgets it (the players propose again), while the
+rematch room, once opened, is stored like any other and named by the finished room.
 """
 
 from __future__ import annotations

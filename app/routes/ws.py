@@ -5,7 +5,9 @@ is bounded in size and rate and validated before it reaches the room; a refused 
 gets a specific error and changes nothing. A preview (what an action would do) is answered
 with a "preview" message, whether the rules accept the action or not. Chat lines and
 reactions go to the chat (app/chat), never to the referee; their refusals say so
-(``"about": "chat"`` or ``"react"``), so a client shows them by the chat box.
+(``"about": "chat"`` or ``"react"``), so a client shows them by the chat box. A player's
+word on a rematch goes to the room's rematch offer (app/rooms/rematch_offers.py); its
+refusals say ``"about": "rematch"``.
 """
 
 from __future__ import annotations
@@ -266,9 +268,8 @@ async def serve(
             reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
             await answer(connection, reacted, "react")
         elif isinstance(parsed, RematchMessage):
-            await answer(
-                connection, rooms.rematch_answer(room, user_id=user_id, accept=parsed.accept)
-            )
+            answered = rooms.rematch_answer(room, user_id=user_id, accept=parsed.accept)
+            await answer(connection, answered, "rematch")
         else:
             await answer(
                 connection,

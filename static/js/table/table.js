@@ -46,7 +46,7 @@ export class Table {
    * @param {HTMLElement} root where the table is drawn
    * @param {string} gameName the server's name of the game (its module and facts follow)
    * @param {object} options {mode: "live"|"review", onAct(action, version),
-   *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
+   *   preview(action, version) → Promise, onRematch(accept), onReplace(seat), isHost(),
    *   ratingChanges(matchId) → Promise of the finished match's rating changes,
    *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them,
    *   onRules() → show the game's rules in short}
@@ -95,7 +95,14 @@ export class Table {
     // Every action bumps the room's version; redraw only for what the table shows of the
     // room (names, presence, computer players, the rematch), never under a pointer for nothing.
     const shown = (r) =>
-      JSON.stringify([r?.seats, r?.rematch_id, r?.status, r?.watchers, r?.match_id]);
+      JSON.stringify([
+        r?.seats,
+        r?.rematch_id,
+        r?.rematch_offer,
+        r?.status,
+        r?.watchers,
+        r?.match_id,
+      ]);
     const changed = shown(room) !== shown(this.current.room);
     this.current = { ...this.current, room };
     this.frames.setRoom(room);
@@ -239,7 +246,11 @@ export class Table {
       h(
         "div.side",
         {},
-        result(ctx, { onRematch: this.options.onRematch, ratings: this.ratingsFor(ctx) }),
+        result(ctx, {
+          onRematch: this.options.onRematch,
+          ratings: this.ratingsFor(ctx),
+          userId: this.options.userId,
+        }),
         game.showsLastTrick ? null : lastTrick(ctx),
         game.summary ? game.summary(ctx) : null,
         this.log.panel(ctx),
