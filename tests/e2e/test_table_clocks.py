@@ -30,9 +30,7 @@ def open_clocked_table(page: Page, turn: int) -> None:
     computer, and starts it."""
     page.goto("/")
     set_name(page, "Ann")
-    room = post_json(
-        page, "/api/rooms", {"game": "cupid", "clock": {"turn": turn, "bank": 0}}
-    )
+    room = post_json(page, "/api/rooms", {"game": "cupid", "clock": {"turn": turn, "bank": 0}})
     page.goto(f"/rooms/{room['id']}")
     page.locator('[data-action="bot"][data-seat="1"]').click()
     expect(page.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")

@@ -24,9 +24,7 @@ export function bigClocks(ctx) {
         { dataset: { seat: String(seat) }, class: mine ? "mine" : "" },
         h("span.big-clock-name", {}, mine ? "Your time" : ctx.name(seat)),
         clockEl(ctx, seat, { big: true, warn: mine }),
-        mine
-          ? h("span.low-time-note", {}, `Under ${LOW_TIME_SECONDS} s: move now!`)
-          : null,
+        mine ? h("span.low-time-note", {}, `Under ${LOW_TIME_SECONDS} s: move now!`) : null,
       );
     }),
   );

@@ -29,7 +29,7 @@ function personName(ctx, seat) {
  */
 export function rematchControls(ctx, { answer, userId } = {}) {
   const room = ctx.room;
-  if (!room || room.status !== "finished") return [];
+  if (room?.status !== "finished") return [];
   const offer = room.rematch_offer;
   if (offer?.started) {
     return [h("p.rematch-offer", { role: "status" }, "Everyone accepted: the rematch starts.")];
