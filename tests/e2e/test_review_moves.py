@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import api_json, create_room, pace, play_to_end, wait_table
 
 pytestmark = pytest.mark.e2e
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.e2e
 def test_the_move_list_is_clickable_and_keyboard_navigable(pages: Any) -> None:
     ivy = pages.open("ivy", width=1200, height=900)
     pace(ivy, 0)
-    room_id = create_room(ivy, game="cupid", name="Ivy", options={"target": 10})
+    room_id = create_room(ivy, game="cupid", name="Ivy", options={"target": 40})
     ivy.locator('[data-action="bot"][data-seat="1"]').click()
     expect(ivy.locator('.seat.taken[data-seat="1"]')).to_contain_text("computer")
     ivy.locator("#start-btn").click()
@@ -61,3 +62,4 @@ def test_the_move_list_is_clickable_and_keyboard_navigable(pages: Any) -> None:
     ivy.locator("#next-step").click()
     expect(current).to_have_attribute("data-step", "1")
     pages.shot(ivy, "move-list")
+    assert_accessible(ivy, "the review's move list")

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import act_once, post_json, set_name, wait_table
 from tests.e2e.test_table_sounds import SOUND_RECORDER, sounds
 
@@ -80,6 +81,7 @@ def test_big_clocks_stay_in_sight_and_warn_once_a_turn_when_time_runs_low(pages:
     expect(mine.locator(".clock.big")).to_have_text(re.compile(r"^0:0[0-6]"))
     assert low_time_warnings(ann) == 1
     pages.shot_viewport(ann, "low-time")
+    assert_accessible(ann, "the big clocks warning of low time")
 
     # She moves in time; her next turn runs low and warns again, once.
     assert act_once(ann)

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.routes.guide import action_help
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import act_once, create_room, settle, wait_table
 
 pytestmark = pytest.mark.e2e
@@ -68,6 +69,7 @@ def test_usurp_actions_say_what_they_mean(pages: Any) -> None:
         uprise.hover()
         expect(ann.locator(".help-tip")).to_have_text(re.compile("^Uprise: "))
         pages.shot(ann, "help-on-uprise")
+        assert_accessible(ann, "usurp's choice menu with help shown")
         for kind in menu.evaluate_all("els => els.map((el) => el.dataset.help)"):
             expect(ann.locator(f'.choice-menu [data-help="{kind}"]').first).to_have_attribute(
                 "aria-describedby", f"help-{kind}"
@@ -89,6 +91,7 @@ def test_a_first_match_opens_the_walkthrough_once(pages: Any) -> None:
     total = int(re.findall(r"of (\d+)", dialog.locator(".walkthrough-count").inner_text())[0])
     assert total >= 5
     pages.shot(ann, "walkthrough")
+    assert_accessible(ann, "the walkthrough")
     # Step by step to the end.
     for step in range(2, total + 1):
         dialog.get_by_role("button", name="Next").click()

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.flows import api_json, create_room, pace, play_to_end, wait_table, watch
 
 pytestmark = pytest.mark.e2e
@@ -49,6 +50,7 @@ def test_a_rematch_proposed_and_accepted_in_place_starts_at_once(pages: Any) -> 
     expect(eve.locator(".rematch-offer")).to_have_text("Ann proposes a rematch; waiting for Bob.")
     expect(eve.get_by_role("button", name="Accept the rematch")).to_have_count(0)
     pages.shot(bob, "rematch-offered")
+    assert_accessible(bob, "a rematch offered")
     bob.get_by_role("button", name="Decline").click()
     expect(ann.locator(".rematch-offer")).to_have_text("Bob declined the rematch.")
 
