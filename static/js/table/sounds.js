@@ -121,7 +121,7 @@ export function soundToggle() {
       },
     },
     h("span.sound-icon", { "aria-hidden": "true" }),
-    "Sound",
+    h("span.tool-label", {}, "Sound"),
   );
   return button;
 }

@@ -42,7 +42,8 @@ export class Walkthrough {
     return h(
       "button.btn.small.ghost.walkthrough-button",
       { type: "button", "data-key": "walkthrough", onclick: () => this.open() },
-      "How to play",
+      h("span.walkthrough-icon", { "aria-hidden": "true" }, "?"),
+      h("span.tool-label", {}, "How to play"),
     );
   }
 
