@@ -1,8 +1,9 @@
 """Rematch by acceptance, over the room's socket: at the end of a match a player proposes a
 rematch, everyone sees the offer with the room; another declines it (it stands no more) or
 accepts it; when every seat has accepted — the computers the host chose accept at once — the
-new match starts at once in a new room with everyone in the same seat, and the finished room
-names it. A rematch is refused before the end, to a watcher, and without an offer."""
+new match starts at once in a new room with everyone in the same seat (a person a computer
+stood in for has the seat's say, and sits again in person), and the finished room names
+it. A rematch is refused before the end, to a watcher, and without an offer."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 from starlette.testclient import WebSocketTestSession
 
-from tests.app.helpers import NewClient, eventually, play_out, room_of, started_room
+from tests.app.helpers import NewClient, Timed, eventually, play_out, room_of, started_room
+from tests.app.test_absence import away_since, user_id
+from tests.app.test_api import play_out_seat0
 
 
 def room_update(ws: WebSocketTestSession, check: Any) -> dict[str, Any]:
@@ -103,3 +106,36 @@ def test_the_computers_the_host_chose_accept_at_once(new_client: NewClient) -> N
     )
     assert rematch["seats"][1]["bot"] == "heuristic"
     assert rematch["seats"][0]["user_id"] == room["seats"][0]["user_id"]
+
+
+def test_a_person_a_computer_stood_in_for_has_a_say_and_sits_again_in_person(
+    timed: Timed,
+) -> None:
+    ann, bob = timed.client("Ann"), timed.client("Bob")
+    body = {"game": "coins", "seats": 3, "options": {"target": 10}}
+    rid = ann.post("/api/rooms", json=body).json()["id"]
+    assert bob.post(f"/api/rooms/{rid}/join", json={"seat": 1}).status_code == 200
+    assert ann.post(f"/api/rooms/{rid}/bots", json={"seat": 2}).status_code == 200
+    assert ann.post(f"/api/rooms/{rid}/start").status_code == 200
+    away_since(ann, rid, 1)
+    timed.advance(60)
+    assert ann.post(f"/api/rooms/{rid}/bots", json={"seat": 1}).status_code == 200
+    play_out_seat0(ann, rid)
+    with (
+        ann.websocket_connect(f"/ws/rooms/{rid}") as ann_ws,
+        bob.websocket_connect(f"/ws/rooms/{rid}") as bob_ws,
+    ):
+        ann_ws.send_json({"type": "rematch", "accept": True})
+        # Seat 2's computer (the host's choice) accepts at once; Bob's seat waits for Bob,
+        # not for the computer that played it.
+        room_update(bob_ws, offer_is(by=0, accepted=[0, 2]))
+        bob_ws.send_json({"type": "rematch", "accept": True})
+        started = room_update(ann_ws, offer_is(started=True))
+    rematch = eventually(
+        lambda: (r := room_of(ann, started["rematch_id"]))["status"] == "playing" and r,
+        "the rematch to start",
+    )
+    seats = rematch["seats"]
+    assert seats[1]["user_id"] == user_id(bob) and seats[1]["name"] == "Bob"
+    assert seats[1]["bot"] is None and seats[1]["stand_in_for"] is None
+    assert seats[2]["bot"] == "heuristic"
