@@ -15,8 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e.accessibility import assert_accessible
-from tests.e2e.flows import act_once, post_json, set_name, wait_table
-from tests.e2e.test_table_sounds import SOUND_RECORDER, sounds
+from tests.e2e.flows import SOUND_RECORDER, act_once, post_json, set_name, sounds, wait_table
 
 pytestmark = pytest.mark.e2e
 

@@ -10,44 +10,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.flows import create_room, pace, play_until, received_states, table_state, wait_table
+from tests.e2e.flows import (
+    SOUND_RECORDER,
+    create_room,
+    pace,
+    play_until,
+    received_states,
+    sounds,
+    table_state,
+    wait_table,
+)
 
 pytestmark = pytest.mark.e2e
-
-# Web Audio replaced by a recorder of the notes started, and every sound the page says it
-# played (a `parlour-sound` event) kept with the table version on screen at that moment and
-# the version of the last state the wire brought (the chime sounds as a state arrives).
-SOUND_RECORDER = """
-(() => {
-  window.__tones = 0;
-  window.__sounds = [];
-  class FakeAudio {
-    constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
-    resume() { return Promise.resolve(); }
-    createOscillator() {
-      return { type: "", frequency: { setValueAtTime() {} }, connect: (node) => node,
-               start: () => { window.__tones += 1; }, stop() {} };
-    }
-    createGain() {
-      return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
-               connect: (node) => node };
-    }
-  }
-  window.AudioContext = FakeAudio;
-  document.addEventListener('parlour-sound', (event) => {
-    const table = document.querySelector('.table');
-    window.__sounds.push({
-      sound: event.detail,
-      version: table ? Number(table.dataset.version) : null,
-      wire: window.__lastState,
-    });
-  });
-})();
-"""
-
-
-def sounds(page: Page) -> list[dict[str, Any]]:
-    return list(page.evaluate("window.__sounds"))
 
 
 def start_against_a_computer(page: Page) -> None:
