@@ -128,6 +128,9 @@ function moveTo(id) {
   socket.moveTo(id);
 }
 
+// Back (or forward) across a rematch the page moved to: show the room the address names.
+window.addEventListener("popstate", () => location.reload());
+
 /** Your seat in the room as last described (null: watching). */
 function mySeat() {
   const id = currentUser()?.id;
