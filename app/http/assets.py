@@ -269,6 +269,7 @@ STYLESHEETS = [
     "talk",
     "accounts",
     "phone",
+    "aids",
 ]
 SITE_CSS = "css/site.css"
 

@@ -143,9 +143,17 @@ class ReactMessage(StrictMessage):
     reaction: str
 
 
+class RematchMessage(StrictMessage):
+    """A player's word on a rematch at the end of a match: propose or accept it (``accept``
+    true), or decline the one proposed (app/rooms/rematch_offers.py)."""
+
+    type: Literal["rematch"]
+    accept: bool
+
+
 ClientMessage = TypeAdapter(
     Annotated[
-        ActMessage | PreviewMessage | ChatLine | ReactMessage | PingMessage,
+        ActMessage | PreviewMessage | ChatLine | ReactMessage | RematchMessage | PingMessage,
         Field(discriminator="type"),
     ]
 )
@@ -173,4 +181,7 @@ ERROR_CODES = (
     "chat_invisible",
     "chat_too_long",
     "unknown_reaction",
+    "not_finished",
+    "rematch_open",
+    "no_rematch_offer",
 )

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import asdict
 from typing import Any
 
 from app.rooms.notifier import Notifier
-from app.rooms.records import LiveRoom, SeatHolder
+from app.rooms.records import LiveRoom, RematchOffer, SeatHolder
 from app.rooms.referee import begin, follow, set_turn_clocks
 from app.rooms.registry import RoomRegistry
 from app.rooms.turn_clocks import TurnClocks
@@ -51,6 +52,7 @@ def room_description(room: LiveRoom) -> dict[str, Any]:
         "watchers_chat": room.watchers_chat,
         "muted": room.muted,
         "mute_marks": room.mute_marks,
+        "rematch_offer": None if room.rematch_offer is None else asdict(room.rematch_offer),
     }
 
 
@@ -85,6 +87,11 @@ def take_description(room: LiveRoom, description: dict[str, Any]) -> bool:
         if getattr(room, name) != description[key]:
             setattr(room, name, description[key])
             changed = True
+    offered = description.get("rematch_offer")
+    offer = None if offered is None else RematchOffer(**offered)
+    if offer != room.rematch_offer:
+        room.rematch_offer = offer
+        changed = True
     return changed
 
 

@@ -277,47 +277,52 @@ class Lobby:
                 raise Refusal("not_waiting", "This match has already started.")
             if any(holder is None for holder in room.seats):
                 raise Refusal("seats_free", "Every seat must be taken before the start.")
-            seed = secrets.randbits(128)
-            match = Match(
-                id=secrets.token_hex(8),
-                room_id=room.id,
-                game=room.rules.name,
-                seat_count=room.seat_count,
-                options=room.options,
-                seed=str(seed),
-                seed_hash=seed_hash(seed),
-                players=[
-                    {"seat": i, "name": h.name, "user_id": h.user_id, "bot": h.bot}
-                    for i, h in enumerate(room.seats)
-                    if h is not None
-                ],
-                status="playing",
-                created_at=utcnow(),
-                rated=room.rated,
+            await self._begin(room)
+
+    async def _begin(self, room: LiveRoom) -> None:
+        """Start the match of a room whose every seat is taken (under its lock): a fresh
+        secret seed, the match stored, the turn clocks running."""
+        seed = secrets.randbits(128)
+        match = Match(
+            id=secrets.token_hex(8),
+            room_id=room.id,
+            game=room.rules.name,
+            seat_count=room.seat_count,
+            options=room.options,
+            seed=str(seed),
+            seed_hash=seed_hash(seed),
+            players=[
+                {"seat": i, "name": h.name, "user_id": h.user_id, "bot": h.bot}
+                for i, h in enumerate(room.seats)
+                if h is not None
+            ],
+            status="playing",
+            created_at=utcnow(),
+            rated=room.rated,
+        )
+        user_ids = [h.user_id for h in room.seats if h is not None]
+        clocks = None
+        setting = move_clock(room)
+        first = room.rules.new_game(room.seat_count, seed, room.options, None)
+        if setting is not None:
+            clocks = turn_clocks.started(
+                setting,
+                room.seat_count,
+                room.rules.to_act(first),
+                self.time_source.now(),
             )
-            user_ids = [h.user_id for h in room.seats if h is not None]
-            clocks = None
-            setting = move_clock(room)
-            first = room.rules.new_game(room.seat_count, seed, room.options, None)
-            if setting is not None:
-                clocks = turn_clocks.started(
-                    setting,
-                    room.seat_count,
-                    room.rules.to_act(first),
-                    self.time_source.now(),
-                )
-            await self.storage.call(
-                store.start_match,
-                room_id=room.id,
-                match=match,
-                user_ids=user_ids,
-                clock_state=None if clocks is None else clocks.to_json(),
-                room_changes=deadline_columns(room, clocks, first),
-            )
-            begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
-            set_turn_clocks(room, clocks)
-            room.status = "playing"
-            self._changed(room)
+        await self.storage.call(
+            store.start_match,
+            room_id=room.id,
+            match=match,
+            user_ids=user_ids,
+            clock_state=None if clocks is None else clocks.to_json(),
+            room_changes=deadline_columns(room, clocks, first),
+        )
+        begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
+        set_turn_clocks(room, clocks)
+        room.status = "playing"
+        self._changed(room)
 
     def _opened(self, row: Room) -> LiveRoom:
         """A table just stored, held here from now on."""
@@ -337,34 +342,49 @@ class Lobby:
                 raise Refusal("not_seated", "Only the players can ask for a rematch.", 403)
             if room.rematch_id is not None:
                 return await self.registry.get(room.rematch_id)
-            row = Room(
-                id=secrets.token_hex(8),
-                code=await self._new_code(room.visibility),
-                game=room.rules.name,
-                seat_count=room.seat_count,
-                options=for_rematch(room.options),
-                visibility=room.visibility,
-                status="waiting",
-                host_id=user_id,
-                created_at=utcnow(),
-                rated=room.rated,
-                clock=room.time_control,
-                pace=room.pace,
-                days_per_move=room.days_per_move,
-                watchers_chat=True,
-                muted=[],
-                mute_marks={},
-            )
-            row.seats = [
-                Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
-                for i, h in enumerate(room.seats)
-                if h is not None and h.stand_in_for is None
-            ]
-            await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
-            new_room = self._opened(row)
-            room.rematch_id = new_room.id
+            seated = [h if h is not None and h.stand_in_for is None else None for h in room.seats]
+            new_room = await self.open_rematch(room, host_id=user_id, seats=seated)
             self._changed(room)
             return new_room
+
+    async def open_rematch(
+        self, room: LiveRoom, *, host_id: str, seats: list[SeatHolder | None]
+    ) -> LiveRoom:
+        """The rematch room of a finished ``room`` (under its lock), waiting, with ``seats``
+        taken as given; ``room`` names it from now on. Whoever calls tells of the change."""
+        row = Room(
+            id=secrets.token_hex(8),
+            code=await self._new_code(room.visibility),
+            game=room.rules.name,
+            seat_count=room.seat_count,
+            options=for_rematch(room.options),
+            visibility=room.visibility,
+            status="waiting",
+            host_id=host_id,
+            created_at=utcnow(),
+            rated=room.rated,
+            clock=room.time_control,
+            pace=room.pace,
+            days_per_move=room.days_per_move,
+            watchers_chat=True,
+            muted=[],
+            mute_marks={},
+        )
+        row.seats = [
+            Seat(seat=i, user_id=h.user_id, bot=h.bot, name=h.name)
+            for i, h in enumerate(seats)
+            if h is not None
+        ]
+        await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
+        new_room = self._opened(row)
+        room.rematch_id = new_room.id
+        return new_room
+
+    async def begin_match(self, room: LiveRoom) -> None:
+        """Start the match of a waiting room whose every seat is taken — a rematch everyone
+        accepted: nobody needs to press "Start"."""
+        async with room.lock:
+            await self._begin(room)
 
     async def hand_over_host(self, room: LiveRoom, *, grace: float) -> None:
         """The host has been away for ``grace`` seconds: the next seated person who is

@@ -44,6 +44,19 @@ class SeatHolder:
 
 
 @dataclass
+class RematchOffer:
+    """A rematch proposed in place at the end of a match (app/rooms/rematch_offers.py):
+    the seat that proposed it, the seats that accepted it (the proposer's, and every computer
+    the host chose), the seat that declined it (it then stands no more), and whether it
+    started — the new match is then played in the room named by ``rematch_id``."""
+
+    by: int
+    accepted: list[int]
+    declined: int | None = None
+    started: bool = False
+
+
+@dataclass
 class LiveRoom:
     """One table in memory. Its fields change only under ``lock``."""
 
@@ -70,6 +83,8 @@ class LiveRoom:
     # room (app/cluster), never for clients.
     last_action: tuple[int, int, dict[str, Any]] | None = None
     rematch_id: str | None = None
+    # A rematch proposed at the end of the match, as long as this process holds the room.
+    rematch_offer: RematchOffer | None = None
     # A rated table: accounts only, no computers of the host's choosing (a computer standing
     # in for a person who left keeps it rated: app/ratings/ledger.py).
     rated: bool = False

@@ -13,7 +13,7 @@ sent, so that a browser counts a clock down from the server's time, not its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import orjson
@@ -85,6 +85,7 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
         "seed_hash": room.seed_hash,
         "version": room.version,
         "rematch_id": room.rematch_id,
+        "rematch_offer": None if room.rematch_offer is None else asdict(room.rematch_offer),
         "created_at": room.created_at,
         "watchers": presence.watcher_count(room.id),
         "clock": room.time_control,

@@ -23,6 +23,7 @@ from app.rooms.ownership import Ownership, SoleProcess
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.registry import RoomRegistry
+from app.rooms.rematch_offers import RematchOffers
 from app.rooms.render import describe
 from app.rooms.signals import Signals
 from app.rooms.stand_ins import StandIns
@@ -75,6 +76,7 @@ class Rooms:
             storage, self.registry, self.notifier, presence, self.time_source, self.stand_ins
         )
         self.chat_settings = ChatSettings(storage, self.notifier)
+        self.rematch_offers = RematchOffers(self.lobby, self.ownership, self.notifier)
         self.bots = BotDriver(self.referee, self.time_source, delay=bot_delay, thinkers=thinkers)
         self.timers = RoomTimers(
             self.time_source,
@@ -109,6 +111,7 @@ class Rooms:
             "free_seat": self.lobby.free_seat,
             "start": self.lobby.start,
             "rematch": self._rematch,
+            "rematch_answer": self.rematch_offers.answer,
             "reclaim": self.stand_ins.reclaim,
             "claim": self.referee.claim,
             "mute": self.chat_settings.mute,
@@ -180,6 +183,10 @@ class Rooms:
 
     async def rematch(self, room: LiveRoom, *, user_id: str) -> LiveRoom:
         return await self.get(str(await self.run(room, "rematch", {"user_id": user_id})))
+
+    async def rematch_answer(self, room: LiveRoom, *, user_id: str | None, accept: bool) -> None:
+        """Propose or accept a rematch in place (``accept``), or decline the one proposed."""
+        await self.run(room, "rematch_answer", {"user_id": user_id, "accept": accept})
 
     async def reclaim(self, room: LiveRoom, *, user_id: str) -> int:
         """The person a computer stands in for takes their seat back; returns the seat."""

@@ -40,6 +40,7 @@ from app.refusal import Refusal
 from app.rooms import Rooms
 from app.rooms.your_tables import awaiting_count, your_tables
 from app.routes.games import game_facts
+from app.routes.guide import table_guide
 from app.routes.players import player_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +158,8 @@ def _room_game(request: Request, room_id_or_code: str) -> str | None:
 
 
 def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
-    """The room page, with the game's rules in short for the table's "Rules" drawer."""
+    """The room page, with the game's rules in short for the table's "Rules" drawer, and
+    its help on actions and first-match walkthrough (app/routes/guide.py)."""
     game = _room_game(request, room_id)
     if game is None:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
@@ -172,7 +174,13 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     return _page(
         request,
         "room.html",
-        {"page": "room", "room": room_id, "watch": watch, "room_info": described},
+        {
+            "page": "room",
+            "room": room_id,
+            "watch": watch,
+            "room_info": described,
+            "guide": table_guide(game),
+        },
         title="Watching" if watch else "Table",
         description=(
             f"A table of {title} on Parlour: watch the match, or take a seat and play it in "

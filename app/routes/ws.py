@@ -5,7 +5,9 @@ is bounded in size and rate and validated before it reaches the room; a refused 
 gets a specific error and changes nothing. A preview (what an action would do) is answered
 with a "preview" message, whether the rules accept the action or not. Chat lines and
 reactions go to the chat (app/chat), never to the referee; their refusals say so
-(``"about": "chat"`` or ``"react"``), so a client shows them by the chat box.
+(``"about": "chat"`` or ``"react"``), so a client shows them by the chat box. A player's
+word on a rematch goes to the room's rematch offer (app/rooms/rematch_offers.py); its
+refusals say ``"about": "rematch"``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from app.http.schemas import (
     PingMessage,
     PreviewMessage,
     ReactMessage,
+    RematchMessage,
 )
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
@@ -47,7 +50,7 @@ TRY_AGAIN_LATER = 1013
 # What a message sent to a stopping process is answered (before the socket closes with
 # SERVICE_RESTART, app/connections/hub.py), and where its client shows it.
 RESTARTING = "This server is restarting: send it again once reconnected."
-ABOUT: dict[type, str] = {ChatLine: "chat", ReactMessage: "react"}
+ABOUT: dict[type, str] = {ChatLine: "chat", ReactMessage: "react", RematchMessage: "rematch"}
 ROOM_NOT_FOUND_CLOSE = 4404
 FOREIGN_ORIGIN_CLOSE = 4403
 
@@ -63,10 +66,10 @@ def error_message(code: str, message: str, about: str | None = None) -> str:
 
 def describe_validation(error: ValidationError) -> str:
     first = error.errors()[0]
-    skip = ("act", "preview", "chat", "react", "ping")
+    skip = ("act", "preview", "chat", "react", "rematch", "ping")
     where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return "A message needs a 'type' of 'act', 'preview', 'chat', 'react' or 'ping'."
+        return "A message needs a 'type' of 'act', 'preview', 'chat', 'react', 'rematch' or 'ping'."
     if first["type"] == "json_invalid":
         return "That message is not valid JSON."
     return f"Bad message: {where or 'message'}: {first['msg']}."
@@ -286,14 +289,18 @@ async def serve(
 
 async def respond(
     connection: Connection,
-    parsed: ChatLine | ReactMessage | ActMessage,
+    parsed: ChatLine | ReactMessage | RematchMessage | ActMessage,
     rooms: Rooms,
     chat: Chat,
     speaker: Speaker | None,
 ) -> None:
-    """Do what a chat line, a reaction or an action asks; its refusal is the answer."""
+    """Do what a chat line, a reaction, a rematch answer or an action asks; its refusal is
+    the answer."""
     room, user_id = connection.room, connection.user_id
-    if isinstance(parsed, ChatLine):
+    if isinstance(parsed, RematchMessage):
+        answered = rooms.rematch_answer(room, user_id=user_id, accept=parsed.accept)
+        await answer(connection, answered, "rematch")
+    elif isinstance(parsed, ChatLine):
         said = chat.say(
             room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
         )

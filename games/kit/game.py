@@ -58,11 +58,14 @@ class Presentation:
     """What the lobby and the tables show of a game besides its rules.
 
     ``pack`` is the drawing of the cards (``french``, ``spanish`` or ``tarot``); ``blurb``
-    is one sentence for the lobby (the full rules are docs/rules/<name>.md).
+    is one sentence for the lobby (the full rules are docs/rules/<name>.md). ``walkthrough``
+    is the first-match walkthrough the table offers a newcomer: its steps in order, each a
+    heading and a sentence or two.
     """
 
     pack: Pack
     blurb: str
+    walkthrough: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@ it is missing). Without either these tests fail rather than skip, because the br
 client is part of what CI proves. Every page opened through ``Pages.open`` fails its test on
 any console error or uncaught page error, keeps the state messages its room's WebSocket
 received (flows.shown_state), and ``shot`` saves screenshots under test-artifacts/<test>/.
+A page's person has seen every game's first-match walkthrough already, unless the test
+asks for a newcomer (``Pages.open(..., newcomer=True)``), so that the walkthrough's dialog
+stands over no other test's table.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+import games
 from tests.e2e.flows import listen_to_wire
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +35,11 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # for a busy machine: an account's password hash alone can take seconds there.
 WAIT_MS = 20_000
 expect.set_options(timeout=WAIT_MS)
+# Every game's walkthrough marked as seen (static/js/table/walkthrough.js).
+WALKTHROUGHS_SEEN = "".join(
+    f"localStorage.setItem('parlour-walkthrough:{game}', 'seen');"
+    for game in sorted(games.REGISTRY)
+)
 NO_BROWSER = "No Chromium: apt-get install chromium, or python -m playwright install chromium"
 # For the system's (Debian's) Chromium; Playwright's own build is launched as it comes.
 CHROMIUM_ARGS = [
@@ -104,10 +113,17 @@ class Pages:
         self.allowed.append(re.compile(pattern))
 
     def open(
-        self, label: str, *, width: int = 1280, height: int = 900, touch: bool = False
+        self,
+        label: str,
+        *,
+        width: int = 1280,
+        height: int = 900,
+        touch: bool = False,
+        newcomer: bool = False,
     ) -> Page:
         """A new person's page; ``touch``: a phone's, with a touch screen and no mouse (taps,
-        no hover), as Chromium emulates a mobile device."""
+        no hover), as Chromium emulates a mobile device; ``newcomer``: one who has not seen
+        the games' walkthroughs yet."""
         context = self.browser.new_context(
             base_url=self.base_url,
             viewport={"width": width, "height": height},
@@ -118,6 +134,8 @@ class Pages:
         context.set_default_timeout(WAIT_MS)
         self.contexts.append(context)
         page = context.new_page()
+        if not newcomer:
+            page.add_init_script(WALKTHROUGHS_SEEN)
         listen_to_wire(page)
         watched = Watched(page, label)
         page.on(

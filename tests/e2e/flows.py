@@ -78,6 +78,43 @@ SETTLED = """([still]) => {
   );
 }"""
 
+# Web Audio replaced by a recorder of the notes started, and every sound the page says it
+# played (a `parlour-sound` event) kept with the table version on screen at that moment and
+# the version of the last state the wire brought (the chime sounds as a state arrives).
+SOUND_RECORDER = """
+(() => {
+  window.__tones = 0;
+  window.__sounds = [];
+  class FakeAudio {
+    constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+    resume() { return Promise.resolve(); }
+    createOscillator() {
+      return { type: "", frequency: { setValueAtTime() {} }, connect: (node) => node,
+               start: () => { window.__tones += 1; }, stop() {} };
+    }
+    createGain() {
+      return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
+               connect: (node) => node };
+    }
+  }
+  window.AudioContext = FakeAudio;
+  document.addEventListener('parlour-sound', (event) => {
+    const table = document.querySelector('.table');
+    window.__sounds.push({
+      sound: event.detail,
+      version: table ? Number(table.dataset.version) : null,
+      wire: window.__lastState,
+    });
+  });
+})();
+"""
+
+
+def sounds(page: Page) -> list[dict[str, Any]]:
+    """Every sound the page played since it loaded (SOUND_RECORDER), oldest first."""
+    return list(page.evaluate("window.__sounds"))
+
+
 # Changes waiting to be made to a page's next move on its way to the server.
 REWRITES: dict[Page, list[Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 

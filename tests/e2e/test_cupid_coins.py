@@ -119,7 +119,7 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
         expected = "You" if seat == winner else names[winner]
         expect(page.locator(".result h2")).to_contain_text(expected)
         assert shown_scores(page, 2) == record["scores"]
-    expect(ann.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(ann.get_by_role("button", name="Propose a rematch")).to_be_visible()
     pages.shot(ann, "result")
     pages.shot(bob, "result-phone")
     pages.shot(watcher, "spectator-result")
@@ -135,15 +135,16 @@ def test_cupid_match_between_two_browsers_with_a_spectator(pages) -> None:
         leaked = hidden & set(entry["cards"])
         assert not leaked, f"spectator saw hidden {leaked} at version {entry['version']}"
 
-    # A rematch opens a new table with the same people in the same seats.
-    ann.get_by_role("button", name="Rematch").click()
-    ann.wait_for_url(lambda url: "/rooms/" in url and room_id not in url)
-    expect(ann.locator("#lobby")).to_be_visible()
-    expect(ann.locator('.seat[data-seat="1"]')).to_contain_text("Bob")
-    expect(bob.get_by_role("link", name="Go to the rematch")).to_be_visible()
+    # A rematch in place: Ann proposes it, Bob accepts, and both tables move to the new
+    # match, with the same people in the same seats.
+    ann.get_by_role("button", name="Propose a rematch").click()
+    expect(bob.get_by_role("button", name="Accept the rematch")).to_be_visible()
     pages.shot(bob, "rematch-offered-phone")
-    bob.get_by_role("link", name="Go to the rematch").click()
-    expect(bob.locator(".seat.mine")).to_contain_text("Bob")
+    bob.get_by_role("button", name="Accept the rematch").click()
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        page.wait_for_url(lambda url: "/rooms/" in url and room_id not in url)
+        expect(page.locator(".table .result")).to_have_count(0)
+        expect(page.locator(".mine .plate")).to_contain_text(name)
 
     # The match is in Ann's history; its review steps to the final score.
     ann.goto("/history")

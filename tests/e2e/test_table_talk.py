@@ -226,7 +226,8 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
     alerts = hal.locator("#turn-alerts")
     expect(alerts).to_be_visible()
     alerts.locator("summary").click()
-    expect(hal.locator("#turn-sound")).to_be_checked()  # on until turned off
+    sound = hal.locator(".table .sound-toggle")
+    expect(sound).to_have_attribute("aria-pressed", "true")  # on until turned off
     expect(hal.locator("#turn-notify")).not_to_be_checked()
     assert hal.evaluate("window.__cues.asked") == 0  # no permission asked before
     hal.locator("#turn-notify").check()
@@ -251,8 +252,10 @@ def test_a_player_is_told_when_it_becomes_their_turn(pages) -> None:
     expect(hal).not_to_have_title(re.compile("^🔔"))
     assert "Your turn" in hal.title()
 
-    # Turned off, the chime stays quiet; a spectator is offered no alerts at all.
-    hal.locator("#turn-sound").uncheck()
+    # Turned off with the table's sound switch, the chime stays quiet; a spectator is offered
+    # no alerts at all.
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
     tones = hal.evaluate("window.__cues.tones")
     play_until_the_turn_comes_back(hal)
     assert hal.evaluate("window.__cues.tones") == tones

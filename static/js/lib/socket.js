@@ -161,6 +161,18 @@ export class RoomSocket {
     return this.sendRaw({ type: "chat", channel, text });
   }
 
+  /** Propose or accept a rematch (`accept`), or decline the one proposed; false when not
+   *  connected. */
+  rematch(accept) {
+    return this.sendRaw({ type: "rematch", accept });
+  }
+
+  /** The table moved to another room (a rematch): connect there instead. */
+  moveTo(roomId) {
+    this.roomId = roomId;
+    this.restart();
+  }
+
   /** Send a reaction (one of the server's fixed set); false when not connected. */
   react(reaction) {
     return this.sendRaw({ type: "react", reaction });

@@ -1,8 +1,9 @@
 // review.js — step through a finished match move by move (GET /api/matches/{id}/review):
 // every hand shown, the move described (and who made it, where a computer stood in or the
 // clock played), the score progression drawn as a chart with a marker at the current move,
-// and the table talk up to that move (what was said at this move marked). Keyboard: ← →
-// step, Home/End jump, Space plays.
+// the table talk up to that move (what was said at this move marked) and the list of every
+// move (move-list.js), which shows a move when it is chosen. Keyboard: ← → step, Home/End
+// jump, Space plays.
 
 import { get } from "../lib/api.js";
 import { credited, playedBy } from "../lib/credit.js";
@@ -10,6 +11,7 @@ import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
 import { Table } from "../table/table.js";
 import { chatLine } from "../talk/line.js";
 import { initChrome } from "./common.js";
+import { MoveList } from "./move-list.js";
 
 initChrome();
 
@@ -30,6 +32,7 @@ let game = null;
 let room = null;
 let playing = null;
 let talk = []; // what was said, each line with the version (move) it was said at
+let moveList = null;
 
 function svg(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -167,6 +170,7 @@ function go(index, animate = true) {
     el.textContent = String(series(frame)[Number(el.dataset.legendScore)]);
   }
   drawTalk(step);
+  moveList.current(step);
   $("#first-step").disabled = $("#prev-step").disabled = step === 0;
   $("#last-step").disabled = $("#next-step").disabled = step === frames.length - 1;
 }
@@ -291,6 +295,11 @@ async function init() {
     event.preventDefault();
   });
   chartParts = chart();
+  moveList = new MoveList(
+    $("#move-list"),
+    frames.map((_, index) => describe(index)),
+    (index) => go(index),
+  );
   facts();
   $("#review-talk").hidden = !talk.length;
   go(0, false);

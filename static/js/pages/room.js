@@ -5,7 +5,9 @@
 // get the public view; a player's connection gets their seat's view. Reconnects restore
 // the table without a reload; every refusal is shown in words next to what caused it. It
 // also says when the host role moves on, lets a person take back the seat a computer plays
-// for them, and says when a table has closed.
+// for them, and says when a table has closed. When a rematch everyone accepted starts, the
+// page moves to its room over the socket (no reload): the new room's description, table and
+// talk come with its socket.
 
 import { get, onSessionStarted, post, startSession } from "../lib/api.js";
 import { $, announce, boot, seatName, showError } from "../lib/dom.js";
@@ -33,7 +35,6 @@ let talk = null; // the chat panel, once the room is known
 const signals = new TurnSignals(
   {
     panel: $("#turn-alerts"),
-    sound: $("#turn-sound"),
     notify: $("#turn-notify"),
     note: $("#turn-notify-note"),
   },
@@ -116,17 +117,30 @@ function ensureTable() {
     // A rated match's rating changes are written when it finishes: ask once it is over.
     ratingChanges: async (matchId) =>
       room?.rated ? (await get(`/matches/${matchId}`)).ratings : [],
-    onRematch: async () => {
-      try {
-        const next = await post(`/rooms/${room.id}/rematch`);
-        location.assign(`/rooms/${next.id}`);
-      } catch (err) {
-        table.showError(err.message, "result");
+    // A player's word on a rematch, over the socket (table/rematch.js).
+    onRematch: (accept) => {
+      if (!socket.rematch(accept)) {
+        table.showError("You are offline; nothing was sent. Reconnecting…", "result");
       }
     },
   });
   return table;
 }
+
+/** The rematch everyone accepted has started in room `id`: follow it there, in this page.
+ *  The table starts afresh; the socket, the talk and the address move to the new room. */
+function moveTo(id) {
+  announce("Everyone accepted: the rematch starts.");
+  history.pushState(null, "", `/rooms/${id}${watchOnly ? "/watch" : ""}`);
+  room = null;
+  table = null;
+  tableWrap.replaceChildren();
+  talk.moveTo(id);
+  socket.moveTo(id);
+}
+
+// Back (or forward) across a rematch the page moved to: show the room the address names.
+window.addEventListener("popstate", () => location.reload());
 
 /** Your seat in the room as last described (null: watching). */
 function mySeat() {
@@ -156,6 +170,10 @@ function onMessage(message) {
     onTalk(message);
     return;
   }
+  if (message.type === "error" && message.about === "rematch") {
+    table?.showError(message.message, "result");
+    return;
+  }
   if (message.type === "error" && message.about) {
     talk.refused(message);
     return;
@@ -181,7 +199,11 @@ function onMessage(message) {
     if (before && before.status === "waiting" && room.status === "playing") {
       announce("The match has started.");
     }
-    if (before && !before.rematch_id && room.rematch_id) announce("A rematch table is open.");
+    if (before && !before.rematch_offer?.started && room.rematch_offer?.started) {
+      moveTo(room.rematch_id);
+    } else if (before && !before.rematch_id && room.rematch_id) {
+      announce("A rematch table is open.");
+    }
     return;
   }
   if (message.type === "state") {

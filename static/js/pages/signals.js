@@ -1,80 +1,34 @@
 // signals.js — telling a player it has become their turn when they may not be looking: a
-// short chime (Web Audio), the tab's title flashing while the tab is hidden, and a browser
-// notification while it is hidden. The chime and the notification are each a switch the
-// browser remembers (localStorage); the chime is on until turned off, the notification off
-// until turned on — and only then is the browser asked for permission. Spectators get none
-// of it: their switches are not shown and no turn of theirs ever comes.
+// short chime (the table's "turn" sound, which the table's one sound switch turns off with
+// every other sound: table/sounds.js), the tab's title flashing while the tab is hidden, and
+// a browser notification while it is hidden. The notification is a switch the browser
+// remembers (localStorage), off until turned on — and only then is the browser asked for
+// permission. Spectators get none of it: their switch is not shown and no turn of theirs
+// ever comes.
 
-const SOUND_KEY = "parlour-turn-sound";
+import { playSound } from "../table/sounds.js";
+
 const NOTIFY_KEY = "parlour-turn-notify";
 const FLASH_TEXT = "🔔 Your turn!";
 const FLASH_MS = 1000;
 
-let audio = null;
-
-/** The page's one AudioContext, made on first use (browsers start it after a gesture). */
-function audioContext() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return null;
-  audio ??= new Context();
-  return audio;
-}
-
-/** Two short rising notes, quiet. */
-function chime() {
-  const context = audioContext();
-  if (!context) return;
-  if (context.state === "suspended") context.resume().catch(() => {});
-  const start = context.currentTime;
-  for (const [offset, pitch] of [
-    [0, 660],
-    [0.14, 880],
-  ]) {
-    const tone = context.createOscillator();
-    const volume = context.createGain();
-    tone.type = "sine";
-    tone.frequency.setValueAtTime(pitch, start + offset);
-    volume.gain.setValueAtTime(0.0001, start + offset);
-    volume.gain.exponentialRampToValueAtTime(0.15, start + offset + 0.02);
-    volume.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.22);
-    tone.connect(volume).connect(context.destination);
-    tone.start(start + offset);
-    tone.stop(start + offset + 0.24);
-  }
-}
-
 export class TurnSignals {
   /**
-   * @param {{panel: HTMLElement, sound: HTMLInputElement, notify: HTMLInputElement,
-   *   note: HTMLElement}} controls the switches (templates/room.html, #turn-alerts)
+   * @param {{panel: HTMLElement, notify: HTMLInputElement, note: HTMLElement}} controls
+   *   the notification's switch (templates/room.html, #turn-alerts)
    * @param {() => string} describe what a notification says of the table ("Cupid · K7QMPX")
    */
-  constructor({ panel, sound, notify, note }, describe) {
+  constructor({ panel, notify, note }, describe) {
     this.panel = panel;
-    this.soundBox = sound;
     this.notifyBox = notify;
     this.note = note;
     this.describe = describe;
     this.wasMine = null; // unknown until the first state: no chime on opening the page
     this.flashing = null;
     this.title = document.title;
-    sound.checked = localStorage.getItem(SOUND_KEY) !== "off";
     notify.checked = localStorage.getItem(NOTIFY_KEY) === "on" && this.permitted();
     if (!("Notification" in window)) notify.closest("label").hidden = true;
-    sound.addEventListener("change", () => {
-      localStorage.setItem(SOUND_KEY, sound.checked ? "on" : "off");
-      if (sound.checked) audioContext(); // this click lets the page play sound later
-    });
     notify.addEventListener("change", () => this.notifyChanged());
-    // A first gesture anywhere lets the page play sound for the rest of its life.
-    const unlock = () => {
-      if (sound.checked)
-        audioContext()
-          ?.resume?.()
-          .catch(() => {});
-    };
-    document.addEventListener("pointerdown", unlock, { once: true });
-    document.addEventListener("keydown", unlock, { once: true });
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.stopFlashing();
     });
@@ -112,7 +66,7 @@ export class TurnSignals {
   }
 
   cue() {
-    if (this.soundBox.checked) chime();
+    playSound("turn");
     if (document.visibilityState !== "hidden") return;
     this.startFlashing();
     if (this.notifyBox.checked && this.permitted()) {

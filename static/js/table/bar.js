@@ -11,8 +11,9 @@ export function winnersLine(ctx, winners) {
 }
 
 /** @param {string} title the table's title when the room has none (a review)
- *  @param {(() => void) | undefined} onRules opens the game's rules in short (live tables) */
-export function bar(ctx, info, title, onRules) {
+ *  @param {(() => void) | undefined} onRules opens the game's rules in short (live tables)
+ *  @param {HTMLElement[]} tools the table's own switches and buttons, after "Rules" */
+export function bar(ctx, info, title, onRules, tools = []) {
   const { view, room } = ctx;
   const live = ctx.mode === "live";
   return h(
@@ -31,6 +32,7 @@ export function bar(ctx, info, title, onRules) {
             "Rules",
           )
         : null,
+      tools,
     ),
     h(
       "ul.info-chips",

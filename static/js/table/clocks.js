@@ -3,9 +3,11 @@
 // and (while awaited) the turn's deadline. The page keeps only the difference between the
 // server's time and its own, so a countdown never trusts the browser's clock. One ticker per
 // page repaints every countdown — and every button that waits for the absence grace — a few
-// times a second without redrawing the table.
+// times a second without redrawing the table. Your own seat's big clock warns you when its
+// time runs low (low-time.js).
 
 import { h } from "../lib/dom.js";
+import { watchLowTime } from "./low-time.js";
 
 const URGENT_SECONDS = 10;
 const TICK_MS = 250;
@@ -54,6 +56,7 @@ function paintClock(el) {
   const { text, left } = reading(el);
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("urgent", left <= URGENT_SECONDS);
+  if (el.dataset.warn) watchLowTime(el, left);
 }
 
 function paintReady(button) {
@@ -76,8 +79,9 @@ function ensureTicking() {
   setInterval(tick, TICK_MS);
 }
 
-/** A seat's clock on its plate: a countdown while it is awaited, else its bank (if any). */
-export function clockEl(ctx, seat) {
+/** A seat's clock: a countdown while it is awaited, else its bank (if any). `big`: the big
+ *  clock's (big-clocks.js); `warn`: give the low-time warning when it runs low. */
+export function clockEl(ctx, seat, { big = false, warn = false } = {}) {
   const clock = ctx.frame.clocks?.[seat];
   if (!clock || ctx.mode !== "live" || ctx.view.over || ctx.room?.status !== "playing") {
     return null;
@@ -89,8 +93,13 @@ export function clockEl(ctx, seat) {
   }
   const el = h("span.clock", {
     role: "timer",
+    class: big ? "big" : "",
     title: "Time left for this turn, then the bank",
-    dataset: { deadline: String(Date.parse(clock.deadline)), bank: String(clock.bank) },
+    dataset: {
+      deadline: String(Date.parse(clock.deadline)),
+      bank: String(clock.bank),
+      ...(warn ? { warn: "1" } : {}),
+    },
   });
   paintClock(el);
   ensureTicking();

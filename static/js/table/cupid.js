@@ -116,6 +116,7 @@ export default {
             {
               type: "button",
               "data-key": "act:draw-stock",
+              dataset: { help: "draw" },
               onclick: () => ctx.act(stock, "actions"),
             },
             "Take the stock's top card",
@@ -127,6 +128,7 @@ export default {
             {
               type: "button",
               "data-key": "act:draw-turnup",
+              dataset: { help: "draw" },
               onclick: () => ctx.act(turn, "actions"),
             },
             `Take the turn-up (${ctx.cardName(ctx.view.turnup)})`,

@@ -189,6 +189,7 @@ export default {
           {
             type: "button",
             "data-key": "act:give-nothing",
+            dataset: { help: "gift" },
             onclick: () => ctx.act(nothing, "actions"),
           },
           "Give nothing",
@@ -200,7 +201,12 @@ export default {
       buttons.push(
         h(
           "button.btn.primary",
-          { type: "button", "data-key": "act:graveyard", onclick: () => ctx.act(grave, "actions") },
+          {
+            type: "button",
+            "data-key": "act:graveyard",
+            dataset: { help: "graveyard" },
+            onclick: () => ctx.act(grave, "actions"),
+          },
           "Lay my hand as a graveyard",
         ),
       );

@@ -30,14 +30,17 @@ export const genericGame = {
   actions(ctx) {
     const others = ctx.legal.filter((a) => !(a.type === "play" && typeof a.card === "string"));
     if (!others.length) return null;
-    return others
-      .slice(0, 40)
-      .map((action, i) =>
-        h(
-          "button.btn",
-          { type: "button", "data-key": `act:${i}`, onclick: () => ctx.act(action, "actions") },
-          label(action, ctx),
-        ),
-      );
+    return others.slice(0, 40).map((action, i) =>
+      h(
+        "button.btn",
+        {
+          type: "button",
+          "data-key": `act:${i}`,
+          dataset: { help: action.type },
+          onclick: () => ctx.act(action, "actions"),
+        },
+        label(action, ctx),
+      ),
+    );
   },
 };

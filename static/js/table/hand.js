@@ -173,8 +173,8 @@ export class Hand {
           {
             type: "button",
             "data-key": `menu:${i}`,
-            dataset: { kind: choice.kind || choice.action.type },
-            title: choice.help || "",
+            // What the action means, from the game's rules (help.js).
+            dataset: { kind: choice.kind || choice.action.type, help: choice.action.type },
             onclick: () => {
               this.menu = null;
               ctx.act(choice.action, "hand");

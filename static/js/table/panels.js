@@ -1,15 +1,18 @@
 // panels.js — the side column's panels: the result when the match is over (final scores,
-// rating changes of a rated match, rematch, review, new table), the last completed trick (for games whose centre does not
-// show it), and "This table" (its options, the rules, and a link for spectators).
+// rating changes of a rated match, the rematch offer of rematch.js, review, new table), the
+// last completed trick (for games whose centre does not show it), and "This table" (its
+// options, the rules, and a link for spectators).
 // The play log's panel is in log.js; a game's own summaries come from its module.
 
 import { h, listWords, plural } from "../lib/dom.js";
 import { LEFT_NOTE, signed } from "../lib/matches.js";
 import { errorSlot } from "./errors.js";
+import { rematchControls } from "./rematch.js";
 
 /** The result; `ratings`: the rating changes of a rated match ([{seat, before, after,
- *  change, left}]), once known; `onRematch`: what a live table does for a rematch. */
-export function result(ctx, { onRematch, ratings } = {}) {
+ *  change, left}]), once known; `onRematch(accept)`: a player's word on a rematch (propose
+ *  or accept it, or decline it); `userId()`: who is looking. */
+export function result(ctx, { onRematch, ratings, userId } = {}) {
   const { view, room } = ctx;
   if (!view.over) return null;
   const winners = view.winners || [];
@@ -19,7 +22,7 @@ export function result(ctx, { onRematch, ratings } = {}) {
     (a, b) => order * ((view.scores?.[a] ?? 0) - (view.scores?.[b] ?? 0)),
   );
   const iWon = winners.includes(ctx.me);
-  const buttons = ctx.mode === "live" ? afterTheMatch(ctx, room, onRematch) : [];
+  const buttons = ctx.mode === "live" ? afterTheMatch(ctx, room, onRematch, userId) : [];
   const names = listWords(winners.map((s) => ctx.who(s)));
   const verb = winners.length === 1 && !iWon ? "wins" : "win";
   return h(
@@ -76,25 +79,8 @@ function ratingList(ctx, ratings) {
   );
 }
 
-function afterTheMatch(ctx, room, onRematch) {
-  const buttons = [];
-  if (room?.rematch_id) {
-    buttons.push(
-      h(
-        "a.btn.primary",
-        { href: `/rooms/${room.rematch_id}`, "data-key": "go-rematch" },
-        "Go to the rematch",
-      ),
-    );
-  } else if (ctx.me !== null && onRematch) {
-    buttons.push(
-      h(
-        "button.btn.primary",
-        { type: "button", "data-key": "rematch", onclick: () => onRematch() },
-        "Rematch",
-      ),
-    );
-  }
+function afterTheMatch(ctx, room, onRematch, userId) {
+  const buttons = rematchControls(ctx, { answer: onRematch, userId });
   if (room?.match_id) {
     buttons.push(h("a.btn", { href: `/matches/${room.match_id}` }, "Review the match"));
   }

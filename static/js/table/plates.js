@@ -1,13 +1,14 @@
 // plates.js — the players around the table, each on a plate: name and avatar, dealer chip,
 // presence (connected, or an "away" badge), a "computer" badge (and whom it plays for), the
 // hand as face-down backs (or face up in a review), points, the game's own facts
-// (seatExtras), whose turn and the turn clock, and for the host the button that lets a
-// computer play for a player away longer than the absence grace. Everyone but you sits
-// clockwise from your left.
+// (seatExtras), whose turn and the turn clock, that a computer is thinking (thinking.js), and
+// for the host the button that lets a computer play for a player away longer than the
+// absence grace. Everyone but you sits clockwise from your left.
 
 import { backsEl } from "../lib/cards.js";
 import { h, plural } from "../lib/dom.js";
 import { clockEl, whenReady } from "./clocks.js";
+import { isThinking, thinkingSign } from "./thinking.js";
 
 /**
  * Everyone but me, clockwise from my left (seat + 1 is on seat's left); a spectator sees all.
@@ -27,7 +28,7 @@ function status(ctx, seat, holder, toAct) {
   const words = [];
   if (toAct && !view.over) words.push("to play");
   if (view.dealer === seat) words.push("dealer");
-  if (holder?.bot) words.push("computer");
+  if (holder?.bot) words.push(isThinking(ctx, seat) ? "computer, thinking" : "computer");
   if (holder?.stand_in_for) words.push(`playing for ${holder.stand_in_for.name}`);
   else if (holder && ctx.mode === "live" && !holder.connected) words.push("away");
   return words;
@@ -124,6 +125,7 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
         ? h("span.turn-chip", {}, seat === ctx.me ? "Your turn" : "To play")
         : null,
       clockEl(ctx, seat),
+      thinkingSign(ctx, seat),
     ),
     replaceButton(ctx, seat, holder, parts.replace, parts.claim),
   );

@@ -15,19 +15,27 @@
 //   errors.js         refusals next to the control that caused them
 //   animation.js      the animation of every change
 //   announcements.js  what a screen reader hears, and the tab's title
+//   sounds.js         the sounds of moves, and the one switch for every sound
+//   big-clocks.js     the big clocks of the awaited seats (clocks.js counts them down)
+//   help.js           what each action means, beside the controls that take it
+//   walkthrough.js    the first-match walkthrough, and the button that opens it again
 
 import { announce, gameFacts, h, reducedMotion } from "../lib/dom.js";
 import { animateChanges, snapshot } from "./animation.js";
 import { announceChanges } from "./announcements.js";
 import { bar, turnBanner } from "./bar.js";
+import { bigClocks } from "./big-clocks.js";
 import { makeContext } from "./context.js";
 import { ErrorSlots, errorSlot } from "./errors.js";
 import { FrameQueue } from "./frames.js";
 import { Hand } from "./hand.js";
+import { ActionHelp } from "./help.js";
 import { PlayLog } from "./log.js";
 import { about, lastTrick, result } from "./panels.js";
 import { plate, plates } from "./plates.js";
 import { tableModule } from "./registry.js";
+import { armSounds, moveSound, soundToggle } from "./sounds.js";
+import { Walkthrough } from "./walkthrough.js";
 
 function noAnswer(reason) {
   return Object.assign(new Error(`The preview was not answered (${reason}).`), { reason });
@@ -38,7 +46,7 @@ export class Table {
    * @param {HTMLElement} root where the table is drawn
    * @param {string} gameName the server's name of the game (its module and facts follow)
    * @param {object} options {mode: "live"|"review", onAct(action, version),
-   *   preview(action, version) → Promise, onRematch(), onReplace(seat), isHost(),
+   *   preview(action, version) → Promise, onRematch(accept), onReplace(seat), isHost(),
    *   ratingChanges(matchId) → Promise of the finished match's rating changes,
    *   userId() → who is looking, onReclaim() → take back the seat a computer plays for them,
    *   onRules() → show the game's rules in short}
@@ -65,6 +73,9 @@ export class Table {
       showError: (message, slot) => this.showError(message, slot),
       redraw: (focusKey) => this.redraw(focusKey),
     });
+    this.help = new ActionHelp(root);
+    this.walkthrough = new Walkthrough(gameName);
+    if (this.mode === "live") armSounds();
   }
 
   /** Queue a frame {room, view, version, seat, event, clocks?, hands?}; shown in order. */
@@ -84,7 +95,14 @@ export class Table {
     // Every action bumps the room's version; redraw only for what the table shows of the
     // room (names, presence, computer players, the rematch), never under a pointer for nothing.
     const shown = (r) =>
-      JSON.stringify([r?.seats, r?.rematch_id, r?.status, r?.watchers, r?.match_id]);
+      JSON.stringify([
+        r?.seats,
+        r?.rematch_id,
+        r?.rematch_offer,
+        r?.status,
+        r?.watchers,
+        r?.match_id,
+      ]);
     const changed = shown(room) !== shown(this.current.room);
     this.current = { ...this.current, room };
     this.frames.setRoom(room);
@@ -184,9 +202,12 @@ export class Table {
     this.root.setAttribute("aria-busy", "false");
     if (quiet) for (const [slot, text] of errors) this.showError(text, slot);
     this.hand.attach();
+    this.help.attach();
     this.hand.restoreFocus(focus);
     if (before) animateChanges(this.root, before, ctx, previous);
     if (!quiet) announceChanges(ctx, previous, this.log.lineFor(ctx));
+    if (!quiet && this.mode === "live") moveSound(frame, previous);
+    this.walkthrough.offer(ctx);
   }
 
   tableEl(ctx) {
@@ -203,7 +224,8 @@ export class Table {
         },
         class: ctx.canAct ? "my-turn" : "",
       },
-      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules),
+      bar(ctx, game.info ? game.info(ctx) : [], this.title, this.options.onRules, this.tools()),
+      bigClocks(ctx),
       h(
         "div.felt",
         {},
@@ -224,7 +246,11 @@ export class Table {
       h(
         "div.side",
         {},
-        result(ctx, { onRematch: this.options.onRematch, ratings: this.ratingsFor(ctx) }),
+        result(ctx, {
+          onRematch: this.options.onRematch,
+          ratings: this.ratingsFor(ctx),
+          userId: this.options.userId,
+        }),
         game.showsLastTrick ? null : lastTrick(ctx),
         game.summary ? game.summary(ctx) : null,
         this.log.panel(ctx),
@@ -232,6 +258,11 @@ export class Table {
       ),
       errorSlot("general"),
     );
+  }
+
+  /** The live table's own buttons in its bar: the walkthrough again, the sound switch. */
+  tools() {
+    return this.mode === "live" ? [this.walkthrough.button(), soundToggle()] : [];
   }
 
   /** For the person a computer plays for: why, and the button to take the seat back. */

@@ -8,16 +8,7 @@
 
 import { parseCard } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
-import { KIND_LABEL, ORDER_TEXT, title, usurpCenter } from "./usurp-center.js";
-
-const KIND_HELP = {
-  score: "Face up, of the Upcard's suit: the winner under the Order scores the Upcard.",
-  usurp: "Face up, of the Upcard's rank: you score the Upcard and set the Order.",
-  sluff:
-    "Face up, when you hold none of the Upcard's suit: your opponent scores the Upcard and gets the free play.",
-  uprise: "Face down, as a bluff: your opponent Gives In or Challenges.",
-  free_play: "Any card face up: you score the sluffed card's value.",
-};
+import { KIND_LABEL, title, usurpCenter } from "./usurp-center.js";
 
 function choiceLabel(action, order) {
   if (action.type === "usurp") {
@@ -59,7 +50,6 @@ export default {
         action,
         kind: action.type,
         label: choiceLabel(action, order),
-        help: KIND_HELP[action.type],
       }));
   },
 
@@ -90,8 +80,7 @@ export default {
             {
               type: "button",
               "data-key": `act:order-${action.order}`,
-              dataset: { kind: `order-${action.order}` },
-              title: ORDER_TEXT[action.order],
+              dataset: { kind: `order-${action.order}`, help: "order" },
               onclick: () => ctx.act(action, "actions"),
             },
             `${title(action.order)} (${action.order === "regal" ? "high wins" : "low wins"})`,
@@ -104,7 +93,7 @@ export default {
             {
               type: "button",
               "data-key": "act:give-in",
-              dataset: { kind: "give_in" },
+              dataset: { kind: "give_in", help: "give_in" },
               onclick: () => ctx.act(action, "actions"),
             },
             "Give In",
@@ -117,7 +106,7 @@ export default {
             {
               type: "button",
               "data-key": "act:challenge",
-              dataset: { kind: "challenge" },
+              dataset: { kind: "challenge", help: "challenge" },
               onclick: () => ctx.act(action, "actions"),
             },
             "Challenge",

@@ -194,8 +194,12 @@ export function arrangeBoard(ctx) {
 
 function boardActions(ctx, board) {
   const pass = ctx.legal.find((a) => a.type === "pass");
-  const button = (key, text, onclick, kind = "") =>
-    h(`button.btn${kind}`, { type: "button", "data-key": key, onclick }, text);
+  const button = (key, text, onclick, kind = "", help = null) =>
+    h(
+      `button.btn${kind}`,
+      { type: "button", "data-key": key, dataset: help ? { help } : {}, onclick },
+      text,
+    );
   return h(
     "div.board-actions",
     {},
@@ -204,6 +208,7 @@ function boardActions(ctx, board) {
       "Lay out these families",
       () => ctx.act(board.action(), "board"),
       ".primary",
+      "arrange",
     ),
     button("act:clear", "Clear the board", () => {
       board.start(ctx, []);
@@ -213,7 +218,7 @@ function boardActions(ctx, board) {
       board.start(ctx, myFamilies(ctx));
       ctx.redraw("act:reset");
     }),
-    pass ? button("act:pass", "Pass", () => ctx.act(pass, "board"), ".ghost") : null,
+    pass ? button("act:pass", "Pass", () => ctx.act(pass, "board"), ".ghost", "pass") : null,
   );
 }
 

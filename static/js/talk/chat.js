@@ -59,6 +59,16 @@ export class ChatPanel {
     );
   }
 
+  /** The table moved to another room (a rematch): its talk is its own; the chat log comes
+   *  with the new room's socket. */
+  moveTo(roomId) {
+    this.roomId = roomId;
+    this.hiddenKey = `parlour-hidden:${roomId}`;
+    this.hidden = new Map(storedPeople(this.hiddenKey));
+    this.room = null;
+    this.drawnFor = "";
+  }
+
   /** Your seat in the room as last described (null: watching). */
   get seat() {
     const id = this.me()?.id;
