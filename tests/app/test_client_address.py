@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
 from pydantic import ValidationError
 
 from app.config import Settings
@@ -138,8 +139,8 @@ def test_the_compose_deployment_trusts_only_its_nginx_which_sets_the_address() -
     nginx = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "FORWARDED_ALLOW_IPS" not in compose
     trusted = re.findall(r"^\s*TRUSTED_PROXIES:\s*\"?([^\s\"]+)", compose, re.MULTILINE)
-    proxy_address = re.findall(r"^\s*ipv4_address:\s*\"?([^\s\"]+)", compose, re.MULTILINE)
-    assert trusted == proxy_address and len(trusted) == 1
+    proxy = yaml.safe_load(compose)["services"]["proxy"]
+    assert trusted == [proxy["networks"]["default"]["ipv4_address"]]
     assert Settings(trusted_proxies=trusted[0]).trusted_proxy_list() == trusted
     forwarded = re.findall(r"proxy_set_header\s+X-Forwarded-For\s+(\S+);", nginx)
     assert forwarded == ["$remote_addr"]
