@@ -42,7 +42,7 @@ export function result(ctx, { onRematch, ratings } = {}) {
             "span",
             {},
             h("strong", { dataset: { final: String(seat) } }, view.scores?.[seat] ?? 0),
-            ` ${ctx.scoreUnit}`,
+            ` ${ctx.unitFor(view.scores?.[seat] ?? 0)}`,
           ),
         ),
       ),
