@@ -63,12 +63,12 @@ class LiveRoom:
     state: Any = None
     # The number of actions played: the match's last event's seq.
     version: int = 0
-    # What the last action was, publicly: its seat, type and the game's account of it
-    # (referee.public_event).
+    # What the last action was, publicly: its seat, type, who made it and how, and the
+    # game's account of it (referee.public_event).
     last_event: dict[str, Any] | None = None
-    # The last action in full, (seq, seat, action): for other processes' copies of the
-    # room (app/cluster), never for clients.
-    last_action: tuple[int, int, dict[str, Any]] | None = None
+    # The last action in full, (seq, seat, action, played_by): for other processes' copies
+    # of the room (app/cluster), never for clients.
+    last_action: tuple[int, int, dict[str, Any], str] | None = None
     rematch_id: str | None = None
     # A rated table: accounts only, no computers of the host's choosing (a computer standing
     # in for a person who left keeps it rated: app/ratings/ledger.py).

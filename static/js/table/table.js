@@ -216,6 +216,7 @@ export class Table {
           "div.table-center",
           {},
           turnBanner(ctx),
+          this.log.clockNotice(ctx),
           game.center ? game.center(ctx) : null,
           errorSlot("center"),
         ),
