@@ -31,6 +31,7 @@ from app.http.schemas import (
     PingMessage,
     PreviewMessage,
     ReactMessage,
+    ReadWatchersMessage,
 )
 from app.limits.buckets import TokenBucket
 from app.people.sessions import Identity
@@ -53,10 +54,13 @@ def error_message(code: str, message: str, about: str | None = None) -> str:
 
 def describe_validation(error: ValidationError) -> str:
     first = error.errors()[0]
-    skip = ("act", "preview", "chat", "react", "ping")
+    skip = ("act", "preview", "chat", "react", "read_watchers", "ping")
     where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return "A message needs a 'type' of 'act', 'preview', 'chat', 'react' or 'ping'."
+        return (
+            "A message needs a 'type' of 'act', 'preview', 'chat', 'react', 'read_watchers' "
+            "or 'ping'."
+        )
     if first["type"] == "json_invalid":
         return "That message is not valid JSON."
     return f"Bad message: {where or 'message'}: {first['msg']}."
@@ -258,9 +262,16 @@ async def serve(
             connection.reply('{"type":"pong"}')
         elif isinstance(parsed, ChatLine):
             said = chat.say(
-                room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
+                room,
+                user_id=user_id,
+                channel=parsed.channel,
+                text=parsed.text,
+                origin=speaker,
+                reads_watchers=connection.reads_watchers,
             )
             await answer(connection, said, "chat")
+        elif isinstance(parsed, ReadWatchersMessage):
+            connection.read_watchers(parsed.on)
         elif isinstance(parsed, ReactMessage):
             reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
             await answer(connection, reacted, "react")
