@@ -221,9 +221,8 @@ function render() {
   $("#room-code").textContent = state.room.code || "";
   $("#room-code").closest(".invite-code").hidden = !state.room.code;
   $("#invite-url").value = inviteUrl();
-  const opts = Object.entries(state.room.options || {})
-    .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)
-    .join(" · ");
+  // The server words the options ("Points to win: 100"), as the table and review show them.
+  const opts = (state.room.options_text || []).join(" · ");
   $("#lobby-options").textContent =
     `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${state.room.rated ? " · Rated" : ""}${opts ? ` · ${opts}` : ""}`;
   const seated = mySeat();

@@ -35,8 +35,6 @@ export function makeContext(frame, table) {
     scoreUnit,
     // The unit agreeing with a score: "1 point", "2 points", "1 Game Point".
     unitFor: (count) => (Number(count) === 1 ? scoreUnit.replace(/s$/, "") : scoreUnit),
-    optionsSchema: table.optionsSchema || [],
-    optionText: game.optionText || null,
     name,
     who: (seat) => (seat === me ? "You" : name(seat)),
     // Server messages say "Seat 2"; show the player's name instead.

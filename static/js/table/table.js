@@ -50,7 +50,6 @@ export class Table {
     this.title = facts.title;
     this.pack = facts.pack;
     this.lowerWins = Boolean(facts.lower_scores_win);
-    this.optionsSchema = facts.options || [];
     this.options = options;
     this.mode = options.mode || "live";
     this.current = null; // the frame on screen
