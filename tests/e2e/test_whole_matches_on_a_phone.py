@@ -1,5 +1,6 @@
-"""A whole match of every game played on a 360 x 740 phone, in real Chromium, dealt from a
-fixed seed so that every run meets the same decisions.
+"""A whole match of every game played on a 360 x 740 phone (a touch screen, as Chromium
+emulates one), in real Chromium, dealt from a fixed seed so that every run meets the same
+decisions.
 
 At every decision of the phone's player, from the top of the page and without scrolling,
 the turn banner, the hand (on Royal Wife-Swap's arrangement board, the cards to lay) and
@@ -250,7 +251,7 @@ def assert_no_page_scrolls_sideways(phone: Page, room_id: str, game: str) -> Non
 
 @pytest.mark.parametrize("game", sorted(MATCHES))
 def test_every_decision_of_a_match_fits_a_phone_and_is_accessible(pages: Any, game: str) -> None:
-    phone = pages.open("player", **PHONE)
+    phone = pages.open("player", **PHONE, touch=True)
     pace(phone, 40)
     partner = pages.open("partner", width=1280, height=900) if game == "usurp" else None
     if partner is not None:
