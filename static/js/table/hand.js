@@ -229,7 +229,9 @@ export class Hand {
     const perRow = Math.ceil(n / rows);
     if (wrap) hand.style.setProperty("--per-row", String(perRow));
     // The first card of each row does not overlap the row before's last (off the left edge).
-    cards.forEach((card, i) => card.classList.toggle("row-start", wrap && i % perRow === 0));
+    for (const [i, card] of cards.entries()) {
+      card.classList.toggle("row-start", wrap && i % perRow === 0);
+    }
     hand.classList.toggle("wrapped", wrap);
     hand.style.setProperty("--overlap", `${Math.max(-GAP_PX, overlap)}px`);
   }
