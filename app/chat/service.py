@@ -81,12 +81,15 @@ class Chat:
         channel: str,
         text: str,
         origin: Speaker | None = None,
+        reads_watchers: bool = False,
     ) -> None:
         """Store a line and hand it on; Refusal (nothing stored) when it is refused.
-        ``origin`` is who is speaking as far as the server can tell (for the mutes)."""
+        ``origin`` is who is speaking as far as the server can tell (for the mutes);
+        ``reads_watchers``: whether the speaker's connection chose to read the watchers'
+        channel (app/chat/access.py)."""
         speaker = check_speaker(room, user_id, origin)
         seat = room.seat_of(speaker)
-        check_channel(room, seat, channel)
+        check_channel(room, seat, channel, reads_watchers)
         cleaned = checked_text(text)
         self._check_rate(self._lines, speaker)
         holder = room.seats[seat] if seat is not None else None

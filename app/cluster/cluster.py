@@ -356,8 +356,7 @@ class Cluster:
                     self._meta[room_id] = room_description(room)
                 notice["meta"] = self._meta[room_id]
                 if room.last_action is not None:
-                    seq, seat, action = room.last_action
-                    notice["event"] = [seq, seat, action]
+                    notice["event"] = list(room.last_action)
                 if room.turn_clocks is not None:
                     notice["clocks"] = room.turn_clocks.to_json()
                 if acks:

@@ -98,6 +98,8 @@ class Connection:
         self.sent = Sent()
         # The channels this connection was last sent the chat log of (None: not yet).
         self.chat_channels: frozenset[str] | None = None
+        # Whether its player chose to read the watchers' channel (app/chat/access.py).
+        self.reads_watchers = False
         # Since when a send has been waiting for the client to read (None: not waiting);
         # the hub's watchdog drops a connection stuck longer than SEND_TIMEOUT.
         self.sending_since: float | None = None
@@ -136,15 +138,24 @@ class Connection:
         """A chat line or a reaction: sent if this connection may read its channel."""
         if self.closed:
             return
-        if spoken.channel is None or spoken.channel in readable(self.room, self.seat):
+        if spoken.channel is None or spoken.channel in self.readable():
             self._push(["chat", spoken.text, ""])
+
+    def readable(self) -> frozenset[str]:
+        """The chat channels this connection reads now."""
+        return readable(self.room, self.seat, self.reads_watchers)
+
+    def read_watchers(self, on: bool) -> None:
+        """Its player chose whether to read the watchers' channel: the log follows."""
+        self.reads_watchers = on
+        self.send_chat_log()
 
     def send_chat_log(self, *, again: bool = False) -> None:
         """Send the room's recent messages this connection may read, once they are known:
         the first time, when the channels it reads change, and ``again`` on demand."""
         if self.closed or not self._chat.loaded:
             return
-        channels = readable(self.room, self.seat)
+        channels = self.readable()
         if channels == self.chat_channels and not again:
             return
         self.chat_channels = channels

@@ -136,6 +136,13 @@ class ChatLine(StrictMessage):
     text: str
 
 
+class ReadWatchersMessage(StrictMessage):
+    """A player's choice whether this connection reads the watchers' channel (app/chat)."""
+
+    type: Literal["read_watchers"]
+    on: bool
+
+
 class ReactMessage(StrictMessage):
     """A reaction from a player; which ones exist is the chat's to say (app/chat/text.py)."""
 
@@ -153,7 +160,13 @@ class RematchMessage(StrictMessage):
 
 ClientMessage = TypeAdapter(
     Annotated[
-        ActMessage | PreviewMessage | ChatLine | ReactMessage | RematchMessage | PingMessage,
+        ActMessage
+        | PreviewMessage
+        | ChatLine
+        | ReactMessage
+        | ReadWatchersMessage
+        | RematchMessage
+        | PingMessage,
         Field(discriminator="type"),
     ]
 )
@@ -177,6 +190,8 @@ ERROR_CODES = (
     "no_session",
     "muted",
     "watchers_chat_off",
+    "watchers_chat_rated",
+    "watchers_chat_unread",
     "chat_empty",
     "chat_invisible",
     "chat_too_long",

@@ -83,6 +83,7 @@ def match_record(
         **match_summary(match, changes, usernames),
         "seat_count": match.seat_count,
         "options": match.options,
+        "options_text": games.get(match.game).options_text(match.options),
         "seed_hash": match.seed_hash,
         "seed": match.seed if over else None,
         "deck": None,

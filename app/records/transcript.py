@@ -77,7 +77,7 @@ def transcript(
         f"Parlour · {rules.title} · match {match.id}",
         f"Started {iso(match.created_at)}, finished {iso(match.finished_at)}"
         + (" · rated" if match.rated else ""),
-        "Options: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in match.options.items()),
+        "Options: " + ("; ".join(rules.options_text(match.options)) or "none"),
         "",
         "Players",
     ]

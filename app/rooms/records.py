@@ -76,12 +76,12 @@ class LiveRoom:
     state: Any = None
     # The number of actions played: the match's last event's seq.
     version: int = 0
-    # What the last action was, publicly: its seat, type and the game's account of it
-    # (referee.public_event).
+    # What the last action was, publicly: its seat, type, who made it and how, and the
+    # game's account of it (referee.public_event).
     last_event: dict[str, Any] | None = None
-    # The last action in full, (seq, seat, action): for other processes' copies of the
-    # room (app/cluster), never for clients.
-    last_action: tuple[int, int, dict[str, Any]] | None = None
+    # The last action in full, (seq, seat, action, played_by): for other processes' copies
+    # of the room (app/cluster), never for clients.
+    last_action: tuple[int, int, dict[str, Any], str] | None = None
     rematch_id: str | None = None
     # A rematch proposed at the end of the match, as long as this process holds the room.
     rematch_offer: RematchOffer | None = None

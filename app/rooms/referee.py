@@ -32,17 +32,41 @@ from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource, stamp
 from app.rooms.turn_clocks import TurnClocks
 from games import IllegalAction, Previews, describe
+from games.kit.phrasing import seat_name
+
+
+def played_by(by: dict[str, Any] | None, timeout: bool) -> str:
+    """Who made a move, as the table tells it: ``"clock"`` (the turn clock played it for a
+    person out of time), ``"computer"`` or ``"person"``."""
+    if timeout:
+        return "clock"
+    return "computer" if by is not None and "bot" in by else "person"
 
 
 def public_event(
-    seq: int, seat: int, action: dict[str, Any], account: dict[str, Any]
+    seq: int,
+    seat: int,
+    action: dict[str, Any],
+    account: dict[str, Any],
+    *,
+    name: str,
+    by: str,
 ) -> dict[str, Any]:
-    """What every connection is told of an action: its seq, seat and kind, and the game's
-    public account of it (``text``, and ``trick`` when it completed one: games.describe).
+    """What every connection is told of an action: its seq, seat and kind, the name of who
+    held the seat when it was made (``name``) and how it was made (``played_by``, see
+    ``played_by``), and the game's public account of it (``text``, and ``trick`` when it
+    completed one: games.describe).
 
     The action itself is never sent: its card may be hidden (a Downcard, a gift).
     """
-    return {"seq": seq, "seat": seat, "type": action.get("type"), **account}
+    return {
+        "seq": seq,
+        "seat": seat,
+        "type": action.get("type"),
+        "name": name,
+        "played_by": by,
+        **account,
+    }
 
 
 def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
@@ -57,12 +81,17 @@ def set_turn_clocks(room: LiveRoom, turn_clocks: TurnClocks | None) -> None:
     room.turn_clocks = turn_clocks
 
 
-def _record(room: LiveRoom, seq: int, seat: int, action: dict[str, Any], before: Any) -> None:
-    """The room is at ``seq`` now, ``action`` having taken it from ``before``."""
+def _record(
+    room: LiveRoom, seq: int, seat: int, action: dict[str, Any], before: Any, by: str
+) -> None:
+    """The room is at ``seq`` now, ``action`` having taken it from ``before``, played as
+    ``by`` says (``played_by``) by whoever holds ``seat`` now."""
     room.version = seq
     account = describe(room.rules, before, seat, action, room.state)
-    room.last_event = public_event(seq, seat, action, account)
-    room.last_action = (seq, seat, action)
+    holder = room.seats[seat]
+    name = holder.name if holder is not None else seat_name(seat)
+    room.last_event = public_event(seq, seat, action, account, name=name, by=by)
+    room.last_action = (seq, seat, action, by)
 
 
 def restore(room: LiveRoom, match: Match, events: list[MatchEvent]) -> None:
@@ -80,18 +109,20 @@ def restore(room: LiveRoom, match: Match, events: list[MatchEvent]) -> None:
         before, room.state = room.state, state
     room.version, room.last_event, room.last_action = len(events), None, None
     if events:
-        _record(room, events[-1].seq, events[-1].seat, events[-1].action, before)
+        last = events[-1]
+        by = played_by(last.played_by, last.timeout)
+        _record(room, last.seq, last.seat, last.action, before, by)
 
 
-def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any]) -> bool:
-    """Apply an action the room's owner (another process) has committed, to this process's
-    copy of the room. False when it does not follow on from this copy's version (a notice
-    was missed): the caller then restores the room from the log."""
+def follow(room: LiveRoom, seq: int, seat: int, action: dict[str, Any], by: str = "person") -> bool:
+    """Apply an action the room's owner (another process) has committed, played as ``by``
+    says, to this process's copy of the room. False when it does not follow on from this
+    copy's version (a notice was missed): the caller then restores the room from the log."""
     if room.state is None or seq != room.version + 1:
         return False
     before = room.state
     room.state = room.rules.apply(before, seat, action)
-    _record(room, seq, seat, action, before)
+    _record(room, seq, seat, action, before, by)
     return True
 
 
@@ -209,16 +240,16 @@ class Referee:
             now = self.time_source.now()
             clocks = room.turn_clocks
             setting = move_clock(room)
+            made = played_by(by, timeout)
             if setting is not None and clocks is not None:
                 awaited = [] if over else room.rules.to_act(new_state)
-                played_by = "clock" if timeout else ("person" if "user_id" in by else "computer")
                 clocks = turn_clocks.after_move(
                     setting,
                     clocks,
                     seat=seat,
                     awaited=awaited,
                     now=now,
-                    played_by=played_by,
+                    played_by=made,
                 )
             assert room.match_id is not None, "a playing room has a match"
             try:
@@ -247,7 +278,7 @@ class Referee:
                 raise Refusal("stale_version", "The table has moved on; try again.") from None
             before, room.state = room.state, new_state
             room.turn_clocks = clocks
-            _record(room, seq, seat, action, before)
+            _record(room, seq, seat, action, before, made)
             if over:
                 room.status, room.code = "finished", None  # the log freed the code
             if over or is_turn_based(room):

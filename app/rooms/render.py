@@ -77,6 +77,7 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
             for i, h in enumerate(room.seats)
         ],
         "options": room.options,
+        "options_text": room.rules.options_text(room.options),
         "visibility": room.visibility,
         "rated": room.rated,
         "status": room.status,

@@ -35,6 +35,7 @@ from app.http.schemas import (
     PingMessage,
     PreviewMessage,
     ReactMessage,
+    ReadWatchersMessage,
     RematchMessage,
 )
 from app.limits.buckets import TokenBucket
@@ -66,10 +67,13 @@ def error_message(code: str, message: str, about: str | None = None) -> str:
 
 def describe_validation(error: ValidationError) -> str:
     first = error.errors()[0]
-    skip = ("act", "preview", "chat", "react", "rematch", "ping")
+    skip = ("act", "preview", "chat", "react", "read_watchers", "rematch", "ping")
     where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return "A message needs a 'type' of 'act', 'preview', 'chat', 'react', 'rematch' or 'ping'."
+        return (
+            "A message needs a 'type' of 'act', 'preview', 'chat', 'react', 'read_watchers', "
+            "'rematch' or 'ping'."
+        )
     if first["type"] == "json_invalid":
         return "That message is not valid JSON."
     return f"Bad message: {where or 'message'}: {first['msg']}."
@@ -279,6 +283,8 @@ async def serve(
             # The process is stopping (app/departure.py): nothing new is taken; the socket
             # is about to close with SERVICE_RESTART, and the client sends it again then.
             connection.reply(error_message("unavailable", RESTARTING, ABOUT.get(type(parsed))))
+        elif isinstance(parsed, ReadWatchersMessage):
+            connection.read_watchers(parsed.on)
         else:
             connection.busy = True  # until its answer is queued: a stop waits for it
             try:
@@ -302,7 +308,12 @@ async def respond(
         await answer(connection, answered, "rematch")
     elif isinstance(parsed, ChatLine):
         said = chat.say(
-            room, user_id=user_id, channel=parsed.channel, text=parsed.text, origin=speaker
+            room,
+            user_id=user_id,
+            channel=parsed.channel,
+            text=parsed.text,
+            origin=speaker,
+            reads_watchers=connection.reads_watchers,
         )
         await answer(connection, said, "chat")
     elif isinstance(parsed, ReactMessage):

@@ -52,12 +52,12 @@ def describe(before: CoinsState, seat: int, action: Action, after: CoinsState) -
     coins = f"{points(worth)} (one for each card of coins)" if worth else "no coins in it"
     text = sentence(played, took, coins)
     if after.over:
-        text += f" {seat_name(after.winner)} reached {after.target} points and won."
+        text += f" {seat_name(after.winner)} reached {points(after.target)} and won."
     elif after.hand_no != before.hand_no:
         hand_points = after.previous[1 : 1 + SEATS]
         text += (
             f" Hand {before.hand_no} is over after {TRICKS_PER_HAND} tricks "
-            f"({scoreline(hand_points, 'points')}); hand {after.hand_no}: "
+            f"({scoreline(hand_points, 'point')}); hand {after.hand_no}: "
             f"{seat_name(after.dealer)} deals."
         )
     return {"text": text, "trick": trick(full, winner, worth)}

@@ -321,7 +321,7 @@ class CoinsRules(Engine[CoinsState]):
 def _message(state: CoinsState, you: Phrasing) -> str:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if state.over:
-        return f"{you.who(state.winner)} reached {state.target} points and won."
+        return f"{you.who(state.winner)} reached {plural(state.target, 'point')} and won."
     if state.trick:
         return f"{you.who_does(state.turn, 'play', 'plays')} to the trick."
     leads = you.who_does(state.turn, "lead", "leads", start=False)

@@ -44,11 +44,11 @@ def describe(before: CupidState, seat: int, action: Action, after: CupidState) -
         clauses.append(f"{seat_name(winner)} also took the prize trick ({points(prize)})")
     text = sentence(*clauses)
     if after.phase == "over":
-        text += f" {seat_name(after.winner)} reached {after.target} points and won."
+        text += f" {seat_name(after.winner)} reached {points(after.target)} and won."
     elif after.round != before.round:
         rnd, p0, p1 = after.previous[:3]
         text += (
-            f" Round {rnd} is over ({scoreline((p0, p1), 'points')}); "
+            f" Round {rnd} is over ({scoreline((p0, p1), 'point')}); "
             f"round {after.round}: {seat_name(after.dealer)} deals and leads."
         )
     return {"text": text, "trick": trick((*before.trick, (seat, card)), winner, worth)}

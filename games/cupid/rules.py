@@ -436,7 +436,7 @@ class CupidRules(Engine[CupidState]):
 def _message(state: CupidState, you: Phrasing) -> str:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if state.phase == "over":
-        return f"{you.who(state.winner)} reached {state.target} points and won."
+        return f"{you.who(state.winner)} reached {plural(state.target, 'point')} and won."
     if state.phase == "draw":
         took = f"{you.who(state.last_winner)} won the trick ({plural(state.last_points, 'point')})"
         choose = you.who_does(state.turn, "choose", "chooses", start=False)

@@ -33,10 +33,9 @@ def describe(before: CupsState, seat: int, action: Action, after: CupsState) -> 
             + (f" from {seat_list(givers)}" if givers else ": nobody gave a card")
         ]
     elif kind == "graveyard":
-        clauses = [
-            f"{who} could not play and laid {plural(last['cards'], 'card')} face up as a "
-            f"graveyard, then drew {plural(last['drew'], 'card')}"
-        ]
+        laid = f"{who} could not play and laid {plural(last['cards'], 'card')} face up"
+        laid += " as a graveyard"
+        clauses = [f"{laid}, then {_drawn(before, last['cards'], last['drew'], after)}"]
     else:
         clauses = [_play(before, seat, action["card"], last, after)]
     clauses.extend(_end_of_turn(before, last, after))
@@ -52,7 +51,8 @@ def _play(before: CupsState, seat: int, card: str, last: dict[str, Any], after: 
     on = f"on {_card(before.active)}" if before.active else "on the empty dump"
     played = f"{who} played {_card(card)} {on}"
     if effect == "draw":
-        return f"{played} and drew {plural(last.get('drew', 0), 'card')}"
+        drawn = _drawn(before, last.get("owed", last.get("drew", 0)), last.get("drew", 0), after)
+        return f"{played} and {drawn}"
     if effect == "take":
         return (
             f"{played}: the Cup of the same value takes {plural(last.get('took', 0), 'card')} "
@@ -65,6 +65,30 @@ def _play(before: CupsState, seat: int, card: str, last: dict[str, Any], after: 
     return played
 
 
+def _drawn(before: CupsState, owed: int, drew: int, after: CupsState) -> str:
+    """What a draw of ``owed`` cards gave, where the stack held fewer (docs/rules/cups.md,
+    "The stack runs out", and the ``shortfall`` option)."""
+    if drew >= owed:
+        return f"drew {plural(drew, 'card')}"
+    held = len(before.stack)
+    stack = f"the stack held {plural(held, 'card')}" if held else "the stack was empty"
+    short = owed - drew
+    if before.shortfall == "democratic_league":
+        gone = f"{stack}, which left the game" if held else stack
+        took = f"{plural(drew, 'card')} from the bottom of the dump" if drew else "nothing"
+        text = f"had to draw {plural(owed, 'card')}: {gone}, so they took {took}"
+        return text + (f" ({short} forgiven)" if short else "")
+    took = ("they took them" if held > 1 else "they took it") if held else "they drew nothing"
+    whole = {1: "it", 2: "both"}.get(short, f"all {short}")
+    rest = f"the other {short}" if drew else whole
+    verb = "is" if rest == "it" else "are"
+    if before.shortfall == "magellan":
+        fate = f"{verb} dealt face up onto the dump after the reshuffle"
+    else:
+        fate = f"{verb} forgiven"
+    return f"had to draw {plural(owed, 'card')} but {stack}: {took}, and {rest} {fate}"
+
+
 def _end_of_turn(before: CupsState, last: dict[str, Any], after: CupsState) -> list[str]:
     clauses = []
     picked = list(last.get("picked_up", []))
@@ -72,7 +96,7 @@ def _end_of_turn(before: CupsState, last: dict[str, Any], after: CupsState) -> l
         clauses.append(f"{seat_list(picked)} emptied their hand and picked up their graveyard")
     if after.shuffles > before.shuffles:
         left = len(after.out) - len(before.out)
-        clause = "the stack ran short, so the dump was shuffled into the stack"
+        clause = "with the stack used up, the dump was shuffled into the stack"
         if left:
             clause += f" ({plural(left, 'card')} left the game)"
         if after.active:

@@ -413,7 +413,7 @@ class CupsRules(Engine[CupsState]):
                 count = VALUE[card]
             else:
                 count = sum(1 for s in range(state.seats) if s == seat or self._in_game(state, s))
-            last["drew"] = work.draw(seat, count)
+            last["owed"], last["drew"] = count, work.draw(seat, count)
             played = card
 
         if effect == "ace":

@@ -56,6 +56,11 @@ class Rules(Protocol[S]):
         """
         ...
 
+    def options_text(self, options: Mapping[str, Any]) -> list[str]:
+        """A table's ``options`` as players read them, each "label: value" ("Points to win:
+        100"), in the game's order; options for one match only (``dealer``) left out."""
+        ...
+
     def new_game(
         self,
         seats: int,

@@ -36,6 +36,14 @@ RANK_NAMES = {
     "N": "knight",
     "P": "page",
 }
+# The Spanish pack's courts by their English names with the Spanish ones beside, as the
+# rules name them (docs/rules/coins.md) and the cards show them.
+SPANISH_RANK_NAMES = {
+    **RANK_NAMES,
+    "J": "knave (Sota)",
+    "N": "knight (Caballo)",
+    "K": "king (Rey)",
+}
 
 
 def rank_of(code: str) -> str:
@@ -85,8 +93,10 @@ def shuffled(cards: Sequence[str], seed: int | str, counter: int) -> tuple[str, 
 
 
 def card_name(code: str, pack: str = "french") -> str:
-    """A readable name for screen readers and messages: ``QD`` -> "queen of diamonds"."""
+    """A readable name for screen readers and messages: ``QD`` -> "queen of diamonds";
+    in the Spanish pack ``JB`` -> "knave (Sota) of clubs"."""
     if code == JOKER:
         return "joker"
     rank, suit = rank_of(code), suit_of(code)
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[pack][suit]}"
+    names = SPANISH_RANK_NAMES if pack == "spanish" else RANK_NAMES
+    return f"{names.get(rank, rank)} of {SUIT_NAMES[pack][suit]}"

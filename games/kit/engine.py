@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 from games.kit.base import Rules, check_dealer, check_deck, check_seats
 from games.kit.cards import rng_for, shuffled
 from games.kit.frozen import Hands
-from games.kit.options import Option, defaults, schema, settle
+from games.kit.options import Option, defaults, described, schema, settle
 
 
 class Dealt(Protocol):
@@ -59,6 +59,9 @@ class Engine(Rules[S]):
 
     def options_schema(self) -> list[dict[str, Any]]:
         return schema(self.table_options)
+
+    def options_text(self, options: Mapping[str, Any]) -> list[str]:
+        return described(self.table_options, options)
 
     def choose_dealer(self, rng: random.Random, seats: int) -> int:
         """The first dealer when no ``dealer`` option fixes it: by default a seat at random.

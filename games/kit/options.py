@@ -29,6 +29,10 @@ class IntRange:
     default: int
     low: int
     high: int
+    # How a table's list of options names it (the label when empty), and values with
+    # words of their own there ((0, "no fixed number")).
+    caption: str = ""
+    names: tuple[tuple[int, str], ...] = ()
 
     @property
     def expected(self) -> str:
@@ -57,6 +61,8 @@ class Choice:
     label: str
     default: str | int
     choices: tuple[str | int, ...]
+    caption: str = ""
+    names: tuple[tuple[str | int, str], ...] = ()
 
     @property
     def expected(self) -> str:
@@ -86,6 +92,8 @@ class Flag:
     # How a refusal names what was expected. Games whose refusals have always said it
     # otherwise keep their own words.
     expected: str = "a bool"
+    caption: str = ""
+    names: tuple[tuple[bool, str], ...] = ()
 
     def accepts(self, value: object) -> bool:
         return type(value) is bool
@@ -105,6 +113,29 @@ def defaults(options: Iterable[Option]) -> dict[str, Any]:
 def schema(options: Iterable[Option]) -> list[dict[str, Any]]:
     """The declarations as JSON for forms (see games.kit.base.Rules.options_schema)."""
     return [option.schema() for option in options]
+
+
+def value_words(option: Option, value: object) -> str:
+    """An option's value as players read it: its own words where it has them, "yes" or
+    "no" for a flag, a word value with spaces ("democratic league"), a number as itself."""
+    for named, words in option.names:
+        if type(named) is type(value) and named == value:
+            return words
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def described(options: Iterable[Option], values: Mapping[str, Any]) -> list[str]:
+    """A table's options as players read them, in declaration order: "Points to win: 100",
+    "Played Cups go to a side pile: no". The one wording of options, wherever they are shown
+    (the lobby, the table, the review, the transcript); options for one match only (the
+    fixed first dealer) are left out, as are values a game does not declare."""
+    return [
+        f"{option.caption or option.label}: {value_words(option, values[option.name])}"
+        for option in options
+        if option.name in values
+    ]
 
 
 def for_rematch(options: Mapping[str, Any]) -> dict[str, Any]:

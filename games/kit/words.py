@@ -23,9 +23,11 @@ def points(count: int) -> str:
 
 
 def scoreline(values: Sequence[int], unit: str = "") -> str:
-    """``Seat 1 12, Seat 2 7`` (with ``unit`` after each value when given)."""
-    tail = f" {unit}" if unit else ""
-    return ", ".join(f"{seat_name(s)} {v}{tail}" for s, v in enumerate(values))
+    """``Seat 1 12, Seat 2 7``; with ``unit`` (singular) after each value, agreeing with
+    it: ``Seat 1 12 points, Seat 2 1 point``."""
+    if not unit:
+        return ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(values))
+    return ", ".join(f"{seat_name(s)} {plural(v, unit)}" for s, v in enumerate(values))
 
 
 def trick(cards: Sequence[tuple[int, str]], winner: int, worth: int | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from games.kit.base import Action
 from games.kit.cards import card_name
 from games.kit.frozen import evolve, remove_card
 from games.kit.phrasing import seat_name
-from games.kit.words import sentence, the
+from games.kit.words import scoreline, sentence, the
 from games.usurp.plays import challenge, free_play, give_in, resolve
 from games.usurp.rules import RULES
 from games.usurp.table import UsurpState
@@ -85,8 +85,7 @@ def _play(before: UsurpState, seat: int, action: Action, hand_over: bool) -> str
 
 def _hand_end(before: UsurpState, after: UsurpState) -> str:
     result = after.history[-1]
-    totals = ", ".join(f"{seat_name(s)} {p}" for s, p in enumerate(result.hand_points))
-    text = f" Hand {result.hand} is over ({totals} Hand Points"
+    text = f" Hand {result.hand} is over ({scoreline(result.hand_points, 'Hand Point')}"
     turned = [
         f"{seat_name(d.seat)}'s {card_name(d.card)}" + (" (a Reneg)" if d.reneg else "")
         for d in result.turned

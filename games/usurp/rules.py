@@ -69,6 +69,7 @@ class UsurpRules(Engine[UsurpState]):
             "Reveal pile (turn a Stock card after each turn)",
             False,
             expected="one of False, True",
+            caption="Reveal pile",
         ),
     )
     past_deal_keys = ("hand_summary",)

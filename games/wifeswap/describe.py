@@ -9,8 +9,37 @@ from typing import Any
 from games.kit.base import Action
 from games.kit.phrasing import plural, seat_name
 from games.kit.words import scoreline, sentence, the, trick
-from games.wifeswap.families import family_points, trick_winner
+from games.wifeswap.families import (
+    NEMESIS,
+    RANK,
+    beaten_court,
+    family_points,
+    nemesis_of,
+    strength,
+    trick_winner,
+)
 from games.wifeswap.rules import RULES, WifeSwapState
+
+# How the rules name a court card's rank in a sentence.
+COURT_WORD = {"K": "king", "Q": "queen", "J": "jack", "10": "10"}
+
+
+def why(trick: tuple[tuple[int, str], ...]) -> str:
+    """Why the winning card takes a complete trick, as the rules put it
+    (docs/rules/wifeswap.md, "Tricks")."""
+    court = beaten_court(trick)
+    cards = [card for _, card in trick]
+    if court is not None:
+        rank = RANK[court]
+        text = f"a {NEMESIS[rank]} beats the {COURT_WORD[rank]} of its own suit, its nemesis"
+        pairs = [c for c in cards if RANK[c] in NEMESIS and nemesis_of(c) in cards]
+        if len(pairs) > 1:
+            text += ", and that is the highest court card meeting its nemesis"
+        return text
+    top = max(cards, key=strength)
+    if any(RANK[c] == RANK[top] for c in cards if c != top):
+        return "the highest card; equal ranks go by suit (spades, hearts, clubs, diamonds)"
+    return "the highest card"
 
 
 def describe(
@@ -27,8 +56,8 @@ def describe(
         winner = trick_winner(full)
         top = next(c for s, c in full if s == winner)
         took = (
-            f"{seat_name(winner)} won the trick with {the(top)} and may arrange their "
-            "families or pass"
+            f"{seat_name(winner)} won the trick with {the(top)} — {why(full)} — and may "
+            "arrange their families or pass"
         )
         return {"text": sentence(played, took), "trick": trick(full, winner, None)}
     round_over = after.round_no != before.round_no or after.over
@@ -55,7 +84,7 @@ def describe(
         scores = after.history[-1]
         text += (
             f" Round {len(after.history)} is over — {after.end_reason} "
-            f"({scoreline(scores, 'points')})."
+            f"({scoreline(scores, 'point')})."
         )
         if after.over:
             text += " " + RULES.view(after, None)["message"]

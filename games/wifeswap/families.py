@@ -63,6 +63,23 @@ def card_points(card: str) -> int:
     return int(rank)
 
 
+def beaten_court(trick: Sequence[tuple[int, str]]) -> str | None:
+    """The court card whose nemesis decides a complete trick, if any: of several court
+    cards meeting their nemesis, the highest (by rank then suit)."""
+    played = {card for _, card in trick}
+    courts = [
+        card
+        for card in played
+        if RANK[card] in NEMESIS and NEMESIS[RANK[card]] + SUIT[card] in played
+    ]
+    return max(courts, key=strength) if courts else None
+
+
+def nemesis_of(court: str) -> str:
+    """The card that beats ``court`` in a trick: its nemesis rank in its suit."""
+    return NEMESIS[RANK[court]] + SUIT[court]
+
+
 def trick_winner(trick: Sequence[tuple[int, str]]) -> int:
     """The seat that wins a complete trick.
 
@@ -71,14 +88,9 @@ def trick_winner(trick: Sequence[tuple[int, str]]) -> int:
     off-suit cards included (there are no trumps and no "led suit wins" rule).
     """
     played = {card: seat for seat, card in trick}
-    courts = [
-        card
-        for card in played
-        if RANK[card] in NEMESIS and NEMESIS[RANK[card]] + SUIT[card] in played
-    ]
-    if courts:
-        court = max(courts, key=strength)
-        return played[NEMESIS[RANK[court]] + SUIT[court]]
+    court = beaten_court(trick)
+    if court is not None:
+        return played[nemesis_of(court)]
     return played[max(played, key=strength)]
 
 

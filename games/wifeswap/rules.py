@@ -131,7 +131,15 @@ class WifeSwapRules(Engine[WifeSwapState]):
     lower_scores_win = False
     table_options = (
         IntRange("target", "Play to this many points", 500, 50, 5000),
-        IntRange("rounds", "Fixed number of rounds (0: play to the target)", 0, 0, ROUND_CAP),
+        IntRange(
+            "rounds",
+            "Fixed number of rounds (0: play to the target)",
+            0,
+            0,
+            ROUND_CAP,
+            caption="Rounds",
+            names=((0, "no fixed number"),),
+        ),
     )
 
     # --- setup ----------------------------------------------------------------------------

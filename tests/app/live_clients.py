@@ -62,6 +62,11 @@ class Seat:
         assert self.ws is not None
         self.ws.send(orjson.dumps({"type": "chat", "channel": channel, "text": text}).decode())
 
+    def read_watchers(self, on: bool) -> None:
+        """A player's choice whether this connection reads the watchers' channel."""
+        assert self.ws is not None
+        self.ws.send(orjson.dumps({"type": "read_watchers", "on": on}).decode())
+
     def act(self, version: int, action: dict[str, Any]) -> None:
         assert self.ws is not None
         self.ws.send(orjson.dumps({"type": "act", "version": version, "action": action}).decode())

@@ -272,3 +272,29 @@ def test_the_record_history_and_review_say_who_played_which_moves(timed: Timed) 
     frames = ann.get(f"/api/matches/{match_id}/review").json()["frames"]
     assert frames[1]["event"]["by"] == {"user_id": bob_id}
     assert frames[computer_moves[0]]["event"]["by"] == {"bot": "heuristic"}
+
+
+def test_each_move_names_who_held_the_seat_when_it_was_made(timed: Timed) -> None:
+    ann, bob = timed.client("Ann"), timed.client("Bob")
+    rid = started_room(ann, [bob], options={"dealer": 1})["id"]
+    # Cupid: the dealer leads, so Bob (seat 1) moves first.
+    with bob.websocket_connect(f"/ws/rooms/{rid}") as wb:
+        state = next_of(wb, "state")
+        assert state["view"]["to_act"] == [1]
+        action = state["view"]["legal_actions"][0]
+        wb.send_json({"type": "act", "version": 0, "action": action})
+        bobs = state_at(wb, 1)["event"]
+    assert (bobs["seat"], bobs["name"], bobs["played_by"]) == (1, "Bob", "person")
+    away_since(ann, rid, 1)
+    timed.advance(60)
+    computer = ann.post(f"/api/rooms/{rid}/bots", json={"seat": 1}).json()["seats"][1]["name"]
+    with ann.websocket_connect(f"/ws/rooms/{rid}") as wa:
+        state = next_of(wa, "state")
+        while not (state["event"]["seat"] == 1 and state["version"] > 1):
+            if state["view"]["to_act"] == [0]:
+                action = state["view"]["legal_actions"][0]
+                wa.send_json({"type": "act", "version": state["version"], "action": action})
+            state = state_at(wa, state["version"] + 1)
+    event = state["event"]
+    assert (event["name"], event["played_by"]) == (computer, "computer")
+    assert computer != "Bob"

@@ -73,6 +73,8 @@ def test_create_room_and_look_it_up(new_client: NewClient) -> None:
     assert room["seats"][0]["name"] == "Ann" and room["seats"][1]["name"] is None
     assert room["options"]["target"] == games.get("cupid").default_options()["target"]
     assert len(room["code"]) == 6
+    # The options worded for players by the server, the one wording of them anywhere.
+    assert room["options_text"] == [f"Points to win: {room['options']['target']}"]
     assert ann.get(f"/api/rooms/{room['id']}").json()["id"] == room["id"]
     assert ann.get(f"/api/rooms/{room['code']}").json()["id"] == room["id"]
     assert ann.get(f"/api/rooms/{room['code'].lower()}").json()["id"] == room["id"]

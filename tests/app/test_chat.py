@@ -19,7 +19,15 @@ from app.db import make_engine, make_session_factory
 from app.limits.buckets import PerKey
 from app.main import create_app
 from app.store.database_thread import DatabaseThread
-from tests.app.helpers import NewClient, make_app, make_settings, next_of, running, started_room
+from tests.app.helpers import (
+    NewClient,
+    account,
+    make_app,
+    make_settings,
+    next_of,
+    running,
+    started_room,
+)
 from tests.app.live_clients import UNLIMITED, Factory, Seat
 
 T = TypeVar("T")
@@ -92,7 +100,11 @@ def test_table_talk_is_read_by_everyone_in_the_room(new_client: NewClient) -> No
     assert ann.get(f"/api/rooms/{rid}").json()["version"] == 0
 
 
-def test_watchers_talk_reaches_the_players_only_while_the_host_lets_it(
+def read_watchers(ws: WebSocketTestSession, on: bool) -> None:
+    ws.send_json({"type": "read_watchers", "on": on})
+
+
+def test_players_read_the_watchers_talk_only_when_they_choose_and_the_host_lets_them(
     new_client: NewClient,
 ) -> None:
     ann, bob, eve = new_client("Ann"), new_client("Bob"), new_client("Eve")
@@ -106,22 +118,30 @@ def test_watchers_talk_reaches_the_players_only_while_the_host_lets_it(
     ):
         for ws in (wa, wb, we):
             next_of(ws, "chat_log")
+        # By default the players do not read the watchers' channel, nor write in it.
         say(we, "watchers", "Nice lead")
-        for ws in (wa, wb, we):
-            message = next_of(ws, "chat")
-            assert message["channel"] == "watchers" and message["seat"] is None
-            assert message["name"] == "Eve" and message["text"] == "Nice lead"
+        message = next_of(we, "chat")
+        assert message["channel"] == "watchers" and message["seat"] is None
+        assert message["name"] == "Eve" and message["text"] == "Nice lead"
+        for ws in (wa, wb):
+            assert lines(until_pong(ws)) == []
         say(wb, "watchers", "Thanks, Eve")
-        for ws in (wa, wb, we):
+        assert refusal(wb)["code"] == "watchers_chat_unread"
+
+        # Bob chooses to read it: he is sent its log, then its lines; Ann still is not.
+        read_watchers(wb, True)
+        assert lines(next_of(wb, "chat_log")["messages"]) == ["Nice lead"]
+        say(wb, "watchers", "Thanks, Eve")
+        for ws in (wb, we):
             assert next_of(ws, "chat")["seat"] == 1
+        assert lines(until_pong(wa)) == []
 
         refused = bob.post(f"/api/rooms/{rid}/settings", json={"watchers_chat": False})
         assert refused.status_code == 403 and refused.json()["code"] == "not_host"
         closed = ann.post(f"/api/rooms/{rid}/settings", json={"watchers_chat": False})
         assert closed.status_code == 200 and closed.json()["watchers_chat"] is False
-        # Each player is sent the log again, now without the watchers' channel.
-        for ws in (wa, wb):
-            assert lines(next_of(ws, "chat_log")["messages"]) == []
+        # Bob is sent the log again, now without the watchers' channel.
+        assert lines(next_of(wb, "chat_log")["messages"]) == []
         say(we, "watchers", "The players cannot read this")
         assert next_of(we, "chat")["text"] == "The players cannot read this"
         for ws in (wa, wb):
@@ -133,13 +153,40 @@ def test_watchers_talk_reaches_the_players_only_while_the_host_lets_it(
             assert next_of(ws, "chat")["text"] == "Still here"
 
         assert ann.post(f"/api/rooms/{rid}/settings", json={"watchers_chat": True}).is_success
-        for ws in (wa, wb):
-            assert lines(next_of(ws, "chat_log")["messages"]) == [
-                "Nice lead",
-                "Thanks, Eve",
-                "The players cannot read this",
-                "Still here",
-            ]
+        assert lines(next_of(wb, "chat_log")["messages"]) == [
+            "Nice lead",
+            "Thanks, Eve",
+            "The players cannot read this",
+            "Still here",
+        ]
+        assert lines(until_pong(wa)) == []
+        # Bob changes his mind: the watchers' lines leave his log.
+        read_watchers(wb, False)
+        assert lines(next_of(wb, "chat_log")["messages"]) == ["Still here"]
+
+
+def test_at_a_rated_table_the_players_never_read_the_watchers_talk(
+    new_client: NewClient,
+) -> None:
+    ann, bob = account(new_client, "ann_rated"), account(new_client, "bob_rated")
+    eve = new_client("Eve")
+    room = started_room(ann, [bob], rated=True)
+    rid = room["id"]
+    assert room["rated"] is True and room["watchers_chat"] is True
+    with (
+        bob.websocket_connect(f"/ws/rooms/{rid}") as wb,
+        eve.websocket_connect(f"/ws/rooms/{rid}") as we,
+    ):
+        for ws in (wb, we):
+            next_of(ws, "chat_log")
+        read_watchers(wb, True)
+        say(we, "watchers", "Play the queen!")
+        assert next_of(we, "chat")["text"] == "Play the queen!"
+        assert lines(until_pong(wb)) == []
+        say(wb, "watchers", "Which queen?")
+        assert refusal(wb)["code"] == "watchers_chat_rated"
+    with bob.websocket_connect(f"/ws/rooms/{rid}") as wb:
+        assert lines(next_of(wb, "chat_log")["messages"]) == []
 
 
 def test_the_last_hundred_messages_a_reader_may_read_come_on_connect(
@@ -284,6 +331,8 @@ def test_the_host_mutes_a_person_for_the_room(new_client: NewClient) -> None:
         bob.websocket_connect(f"/ws/rooms/{rid}") as wb,
         eve.websocket_connect(f"/ws/rooms/{rid}") as we,
     ):
+        next_of(wb, "chat_log")
+        read_watchers(wb, True)
         next_of(wb, "chat_log")
         muted = ann.post(f"/api/rooms/{rid}/mute", json={"user_id": user_id(bob)})
         assert muted.status_code == 200 and muted.json()["muted"] == [user_id(bob)]

@@ -216,6 +216,9 @@ def test_table_talk_said_through_one_process_is_read_through_the_other(
     for person in (ann, bob, eve, cat):
         person.connect(room_id)
         person.next_of("chat_log")
+    for player in (ann, bob):  # the players choose to read the watchers too
+        player.read_watchers(True)
+        player.next_of("chat_log")
     ann.say("table", "Hello from a")
     heard = [person.next_of("chat") for person in (ann, bob, eve, cat)]
     assert all(message == heard[0] for message in heard)

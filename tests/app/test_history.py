@@ -194,6 +194,9 @@ def test_a_finished_match_downloads_as_its_record_and_a_transcript(
     assert f"parlour-coins-{match_id}.txt" in text_file.headers["content-disposition"]
     text = text_file.text
     assert record["seed"] in text and record["seed_hash"] in text
+    # The options as players read them, the same words as the record's.
+    assert record["options_text"] == ["Points to win: 10"]
+    assert "Options: Points to win: 10" in text
     moves = [line for line in text.splitlines() if line[:6].strip().rstrip(".").isdigit()]
     assert len(moves) == len(record["events"])
     # Every move in the review's words: the player's name and the card's name, never its code.

@@ -45,6 +45,7 @@ def said(client: TestClient, room_id: str, text: str) -> dict[str, Any]:
     """What the room answers a line said on the watchers' channel: the line, or an error."""
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
         next_of(ws, "chat_log")
+        ws.send_json({"type": "read_watchers", "on": True})  # what a player must choose
         ws.send_json({"type": "chat", "channel": "watchers", "text": text})
         while (message := ws.receive_json())["type"] not in ("chat", "error"):
             pass

@@ -154,7 +154,7 @@ def wait_for_state(ws: WebSocketTestSession, wanted: Any) -> dict[str, Any]:
             return message
 
 
-def test_out_of_time_the_computer_moves_and_after_two_takes_the_seat(timed: Timed) -> None:
+def test_out_of_time_the_clock_moves_saying_so_and_after_two_a_computer_sits(timed: Timed) -> None:
     rid, (ann, bob) = clocked_room(timed, {"turn": 5, "bank": 0}, options={"dealer": 1})
     bob_id = user_id(bob)
     with (
@@ -168,6 +168,8 @@ def test_out_of_time_the_computer_moves_and_after_two_takes_the_seat(timed: Time
         timed.advance(0.1)
         state = state_at(wa, 1)
         assert state["event"]["seat"] == 1 and state["clocks"][1]["timeouts"] == 1
+        # Everyone is told the clock played it, for Bob.
+        assert (state["event"]["name"], state["event"]["played_by"]) == ("Bob", "clock")
         # Played at 5 s, not before: Ann's turn starts then.
         assert state["clocks"][0]["deadline"] == timed.iso(5)
         timeouts = 1

@@ -1,7 +1,9 @@
 """People who stop playing, in a real browser: at a Cupid table with the clock at 5+0, Bob
 stops playing. His plate counts his turn down (urgent in the last seconds); when it runs
-out the computer moves for him; after two such moves a computer takes his seat, his page
-says why and offers "Take back my seat", and he takes it back and plays on."""
+out the clock moves for him, and both tables and their play logs say so; after two such
+moves a computer takes his seat, his page says why and offers "Take back my seat", and he
+takes it back and plays on. The play log keeps Bob's name on the moves made for his seat
+before the computer took it."""
 
 from __future__ import annotations
 
@@ -84,10 +86,25 @@ def test_a_clock_plays_for_an_idle_player_who_then_takes_the_seat_back(pages) ->
             if len(countdowns) == 1:
                 pages.shot(ann, "bob-on-the-clock")
         wait_next_state(ann, shown, timeout=(deadline - time.monotonic()) * 1000)
+        if len(countdowns) == 1 and not bob_plate.locator(".badge.computer").count():
+            # The clock played Bob's move: both tables say so, Bob's in his own words.
+            expect(ann.locator(".clock-played")).to_contain_text("Bob's time ran out")
+            expect(bob.locator(".clock-played.mine")).to_contain_text("Your time ran out")
+            pages.shot(bob, "the-clock-played-for-bob")
     assert countdowns, "Bob's plate never showed his turn's countdown"
     assert all(re.fullmatch(r"0:0[0-5]", shown) for shown in countdowns), countdowns
     expect(bob_plate.locator(".badge.computer")).to_contain_text("for Bob")
     pages.shot(ann, "computer-for-bob")
+    # The play log keeps the name of who held Bob's seat at each move: the moves the clock
+    # played for him stay his after the computer took his seat, and say the clock played them.
+    computer = str(api_json(ann, f"/api/rooms/{room_id}")["seats"][1]["name"])
+    clock_lines = [
+        line for line in ann.locator(".log-list li").all_text_contents() if "time ran out" in line
+    ]
+    assert len(clock_lines) >= 2, clock_lines
+    for line in clock_lines:
+        assert line.startswith("Bob ") and "Bob's time ran out" in line, line
+        assert computer not in line, line
 
     # Bob's page says why he only watches now, and offers his seat back.
     take_back = bob.get_by_role("button", name="Take back my seat")

@@ -173,9 +173,16 @@ def test_hostile_talk_is_shown_as_text_and_each_channel_reaches_its_readers(page
 
     eve.locator('.channel[data-channel="watchers"]').click()
     write(eve, "Lovely lead, Ann")
-    expect(ann.locator('.channel[data-channel="watchers"] .unread')).to_have_text("1 new")
+    expect(eve.locator("#chat-list .chat-text")).to_have_text(["Lovely lead, Ann"])
+    # The players read the watchers only once they choose to.
+    for page in (ann, bob):
+        expect(page.locator('.channel[data-channel="watchers"]')).to_be_hidden()
+    for page in (ann, bob):
+        page.locator("#read-watchers").check()
     ann.locator('.channel[data-channel="watchers"]').click()
     expect(ann.locator("#chat-list .chat-text")).to_have_text(["Lovely lead, Ann"])
+    write(eve, "Bravo")
+    expect(bob.locator('.channel[data-channel="watchers"] .unread')).to_have_text("1 new")
 
     # The host closes the watchers' channel to the players: it leaves Bob's panel.
     ann.locator("#watchers-chat").uncheck()
@@ -186,11 +193,11 @@ def test_hostile_talk_is_shown_as_text_and_each_channel_reaches_its_readers(page
 
     # The host mutes Eve; then Ann hides Eve's lines for herself.
     ann.locator('.channel[data-channel="watchers"]').click()
-    ann.locator("#chat-list .chat-name", has_text="Eve").click()
+    ann.locator("#chat-list .chat-name", has_text="Eve").first.click()
     ann.get_by_role("button", name="Mute Eve").click()
     expect(eve.locator("#chat-note")).to_have_text("The host has muted you at this table.")
     expect(eve.locator("#chat-form")).to_be_hidden()
-    ann.locator("#chat-list .chat-name", has_text="Eve").click()
+    ann.locator("#chat-list .chat-name", has_text="Eve").first.click()
     ann.get_by_role("button", name="Hide Eve's messages").click()
     expect(ann.locator("#chat-list .chat-line")).to_have_count(0)
     expect(ann.get_by_role("button", name="Show Eve")).to_be_visible()

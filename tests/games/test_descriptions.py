@@ -205,3 +205,70 @@ def test_cups_draws_and_graveyards_give_their_counts() -> None:
     )
     text = describe(rules, before, seat, action, after)["text"]
     assert re.search(r"and drew \d+ cards?", text), text
+
+
+def test_coins_accounts_name_the_courts_as_the_spanish_deck_does() -> None:
+    rules = games.get("coins")
+    texts = " ".join(
+        describe(rules, played.states[i], seat, action, played.states[i + 1])["text"]
+        for seed in range(3)
+        for played in [random_match(rules, 3, seed=seed)]
+        for i, (seat, action) in enumerate(played.log)
+    )
+    assert "jack" not in texts
+    for court in ("knave (Sota) of", "knight (Caballo) of", "king (Rey) of"):
+        assert court in texts, court
+
+
+def test_a_wifeswap_trick_says_why_its_card_won() -> None:
+    from games.wifeswap.describe import why
+
+    assert why(((0, "10H"), (1, "5H"), (2, "AS"))) == (
+        "a 5 beats the 10 of its own suit, its nemesis"
+    )
+    assert why(((0, "KD"), (1, "2D"), (2, "QS"), (3, "3S"))).endswith(
+        "the highest court card meeting its nemesis"
+    )
+    assert why(((0, "9D"), (1, "9S"), (2, "3D"))).startswith("the highest card; equal ranks")
+    assert why(((0, "2D"), (1, "2C"), (2, "3D"))) == "the highest card"
+    rules = games.get("wifeswap")
+    played = random_match(rules, 3, seed=1)
+    before, seat, action, after = _first(
+        played, rules, lambda b, a, n: a["type"] == "play" and len(b.trick) == b.seats - 1
+    )
+    text = describe(rules, before, seat, action, after)["text"]
+    assert re.search(r"won the trick with the .+ — (a \d|the highest card)", text), text
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    from games.kit.words import scoreline
+
+    assert scoreline((1, 0, 12), "point") == "Seat 1 1 point, Seat 2 0 points, Seat 3 12 points"
+    for name in GAMES:
+        rules = games.get(name)
+        for seed in range(3):
+            played = random_match(rules, seat_counts(rules)[0], seed=seed)
+            for i, (seat, action) in enumerate(played.log):
+                before, after = played.states[i], played.states[i + 1]
+                text = describe(rules, before, seat, action, after)["text"]
+                assert not re.search(r"(?<![\d+])1 (points|cards|Hand Points|Game Points)\b", text)
+
+
+def test_a_cups_short_draw_says_what_it_gave_and_what_was_forgiven() -> None:
+    rules = games.get("cups")
+    short = 0
+    for shortfall in ("forgiven", "democratic_league", "magellan"):
+        for seed in range(6):
+            played = random_match(rules, 4, seed=seed, options={"shortfall": shortfall})
+            for i, (seat, action) in enumerate(played.log):
+                before, after = played.states[i], played.states[i + 1]
+                text = describe(rules, before, seat, action, after)["text"]
+                assert "drew 0 cards" not in text, text
+                if "had to draw" in text:
+                    short += 1
+                    assert re.search(
+                        r"forgiven|dealt face up onto the dump|from the bottom of the dump|"
+                        r"took nothing",
+                        text,
+                    ), text
+    assert short

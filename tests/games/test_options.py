@@ -99,3 +99,22 @@ def test_each_games_refusals_are_worded_as_before(
     with pytest.raises(IllegalAction) as refused:
         rules.new_game(rules.min_seats, 1, given)
     assert str(refused.value) == message
+
+
+def test_options_are_worded_for_players_with_labels_and_values() -> None:
+    wording = {
+        name: games.get(name).options_text({**games.get(name).default_options(), "dealer": 0})
+        for name in games.REGISTRY
+    }
+    assert wording["cups"] == [
+        "Played Cups go to a side pile: no",
+        "Empty-handed players sit out (children's game): no",
+        "Drawing from a short stack: forgiven",
+        "Graveyard cards count: single",
+    ]
+    assert wording["wifeswap"] == ["Play to this many points: 500", "Rounds: no fixed number"]
+    assert games.get("wifeswap").options_text({"rounds": 3}) == ["Rounds: 3"]
+    assert games.get("cups").options_text({"shortfall": "democratic_league"}) == [
+        "Drawing from a short stack: democratic league"
+    ]
+    assert all("_" not in line for lines in wording.values() for line in lines)

@@ -25,7 +25,13 @@ export const PACKS = {
 };
 
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king", N: "knight", P: "page" };
-const SPANISH_WORDS = { ...RANK_WORDS, J: "knave" };
+// The Spanish courts with their Spanish names beside, as the server's accounts name them.
+const SPANISH_WORDS = {
+  ...RANK_WORDS,
+  J: "knave (Sota)",
+  N: "knight (Caballo)",
+  K: "king (Rey)",
+};
 
 const SUIT_SHAPES = {
   "french-H":

@@ -181,7 +181,10 @@ $("#join-form").addEventListener("submit", async (event) => {
 
 function roomItem(room) {
   const seated = room.seats.filter((s) => s.name).length;
-  const names = room.seats.map((s) => s.name).filter(Boolean);
+  // Who sits there, a computer player marked as one.
+  const names = room.seats
+    .filter((s) => s.name)
+    .map((s) => (s.bot ? `${s.name} (computer)` : s.name));
   const waiting = room.status === "waiting";
   const free = room.seat_count - seated;
   return h(

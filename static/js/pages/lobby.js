@@ -5,7 +5,7 @@
 // that caused it.
 
 import { del, post } from "../lib/api.js";
-import { $, announce, h, plural, showError } from "../lib/dom.js";
+import { $, announce, h, listWords, plural, showError } from "../lib/dom.js";
 import { currentUser, saveName } from "./common.js";
 
 // The computer players a host may seat, weakest first: [kind sent to the server, label].
@@ -199,17 +199,23 @@ function hint(seated, free) {
       ? "Pick a free seat to join, or stay to watch."
       : "Every seat is taken — you can watch.";
   }
+  // A seated person without a connection is away: the table is not all here.
+  const away = state.room.seats
+    .filter((s) => s.name && !s.bot && !s.connected && s.user_id !== me()?.id)
+    .map((s) => s.name);
+  const awayText = away.length
+    ? ` ${listWords(away)} ${away.length === 1 ? "is" : "are"} away.`
+    : "";
   if (isHost(state.room)) {
-    return free
-      ? `Waiting for ${more}. Send the link, or add computer players.`
-      : "Everyone is here.";
+    if (free) return `Waiting for ${more}. Send the link, or add computer players.${awayText}`;
+    return away.length ? `Every seat is taken.${awayText}` : "Everyone is here.";
   }
   const host = state.room.seats.find((s) => s.user_id === state.room.host_id);
   if (host && !host.connected) {
     const grace = Math.round(state.room.absence_grace ?? 60);
     return `The host, ${host.name}, is away. If they are away for ${grace} s, the next person here becomes the host.`;
   }
-  return free ? `Waiting for ${more}.` : "Waiting for the host to start.";
+  return `${free ? `Waiting for ${more}.` : "Waiting for the host to start."}${awayText}`;
 }
 
 function render() {
@@ -221,9 +227,8 @@ function render() {
   $("#room-code").textContent = state.room.code || "";
   $("#room-code").closest(".invite-code").hidden = !state.room.code;
   $("#invite-url").value = inviteUrl();
-  const opts = Object.entries(state.room.options || {})
-    .map(([k, v]) => `${k.replaceAll("_", " ")}: ${v === true ? "yes" : v === false ? "no" : v}`)
-    .join(" · ");
+  // The server words the options ("Points to win: 100"), as the table and review show them.
+  const opts = (state.room.options_text || []).join(" · ");
   $("#lobby-options").textContent =
     `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${state.room.rated ? " · Rated" : ""}${opts ? ` · ${opts}` : ""}`;
   const seated = mySeat();

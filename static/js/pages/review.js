@@ -210,12 +210,7 @@ function facts() {
       record.scores ? record.scores.map((s, i) => `${room.seats[i].name} ${s}`).join(" · ") : "—",
     ],
     ["Finished", formatDate(record.finished_at)],
-    [
-      "Options",
-      Object.entries(record.options || {})
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", ") || "—",
-    ],
+    ["Options", (record.options_text || []).join(" · ") || "—"],
     ["Seed", record.seed || "—"],
     ["Seed hash", record.seed_hash || "—"],
   ];

@@ -244,6 +244,7 @@ function onStatus(status, detail) {
       "You were signed out (on this device or everywhere). Reload the page to carry on.",
     );
   }
+  if (status === "open") talk?.sayReading();
   if (status === "open" && lastStatus && lastStatus !== "open" && lastStatus !== "connecting") {
     announce("Reconnected.");
   } else if (status === "waiting" && lastStatus === "open") {
@@ -294,6 +295,7 @@ async function init() {
       }
       return socket.chat(channel, text);
     },
+    readWatchers: (on) => socket?.sendRaw({ type: "read_watchers", on }) ?? false,
   });
   const offline = { about: "react", message: "You are offline; the reaction was not sent." };
   $("#reaction-bar").replaceChildren(

@@ -16,6 +16,7 @@ export function makeContext(frame, table) {
   const me = frame.seat ?? null;
   const seats = view.seats ?? room?.seat_count ?? view.hand_sizes?.length ?? 2;
   const titles = game.titles || {};
+  const scoreUnit = game.scoreUnit || "points";
   const name = (seat) => {
     if (seat === null || seat === undefined) return "";
     return room?.seats?.[seat]?.name || `Seat ${seat + 1}`;
@@ -31,9 +32,9 @@ export function makeContext(frame, table) {
     mode,
     lowerWins: Boolean(lowerWins),
     // What a score counts ("points"; Cups: "cards"; Usurp: "Game Points").
-    scoreUnit: game.scoreUnit || "points",
-    optionsSchema: table.optionsSchema || [],
-    optionText: game.optionText || null,
+    scoreUnit,
+    // The unit agreeing with a score: "1 point", "2 points", "1 Game Point".
+    unitFor: (count) => (Number(count) === 1 ? scoreUnit.replace(/s$/, "") : scoreUnit),
     name,
     who: (seat) => (seat === me ? "You" : name(seat)),
     // Server messages say "Seat 2"; show the player's name instead.

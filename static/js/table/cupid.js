@@ -59,11 +59,13 @@ export default {
               {
                 type: "button",
                 "data-key": "pile:turnup",
-                "aria-label": `Take the turn-up, the ${ctx.cardName(v.turnup)}`,
                 onclick: () => ctx.act(turnAction, "center"),
               },
-              ctx.card(v.turnup),
+              // Named by its content, starting with what it shows: "Turn-up", then what it
+              // does. The card's drawing (its corners) is left out of the name.
+              h("span", { "aria-hidden": "true" }, ctx.card(v.turnup)),
               h("span.pile-label", {}, "Turn-up"),
+              h("span.sr-only", {}, `: take the ${ctx.cardName(v.turnup)}`),
             )
           : h(
               "div.pile.turnup",

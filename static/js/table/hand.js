@@ -226,7 +226,12 @@ export class Hand {
       }
     }
     const wrap = rows > 1;
-    if (wrap) hand.style.setProperty("--per-row", String(Math.ceil(n / rows)));
+    const perRow = Math.ceil(n / rows);
+    if (wrap) hand.style.setProperty("--per-row", String(perRow));
+    // The first card of each row does not overlap the row before's last (off the left edge).
+    for (const [i, card] of cards.entries()) {
+      card.classList.toggle("row-start", wrap && i % perRow === 0);
+    }
     hand.classList.toggle("wrapped", wrap);
     hand.style.setProperty("--overlap", `${Math.max(-GAP_PX, overlap)}px`);
   }

@@ -45,7 +45,7 @@ export function result(ctx, { onRematch, ratings, userId } = {}) {
             "span",
             {},
             h("strong", { dataset: { final: String(seat) } }, view.scores?.[seat] ?? 0),
-            ` ${ctx.scoreUnit}`,
+            ` ${ctx.unitFor(view.scores?.[seat] ?? 0)}`,
           ),
         ),
       ),
@@ -116,27 +116,12 @@ export function lastTrick(ctx) {
   );
 }
 
-/** One option as players read it: its label from the game's option schema and its value
- *  (the game module may word a value itself: Royal Wife-Swap's "no fixed number"). */
-function optionText(ctx, [key, value]) {
-  const own = ctx.optionText?.(key, value);
-  if (own) return own;
-  const entry = ctx.optionsSchema.find((o) => o.name === key);
-  const label = entry?.label || key.replaceAll("_", " ");
-  let shown = value;
-  if (value === true) shown = "yes";
-  else if (value === false) shown = "no";
-  else if (typeof value === "string") shown = value.replaceAll("_", " ");
-  return `${label}: ${shown}`;
-}
-
 /** The table's options, a link to the rules and, live, a link for friends to watch. */
 export function about(ctx) {
   const { room } = ctx;
   if (!room) return null;
-  const options = Object.entries(room.options || {})
-    .filter(([key]) => key !== "dealer")
-    .map((option) => optionText(ctx, option));
+  // The server words the options ("Points to win: 100"), the same in the lobby and review.
+  const options = room.options_text || [];
   const watchUrl = `${location.origin}/rooms/${room.id}/watch`;
   return h(
     "section.panel.table-about",

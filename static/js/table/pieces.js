@@ -58,9 +58,21 @@ export function pileEl(name, count, { label, onclick, key } = {}) {
   const attrs = { dataset: { pile: key || name }, "aria-label": text };
   const caption = h("span.pile-label", {}, name, h("span.pile-count", {}, ` ${count}`));
   if (onclick) {
+    // A button's name starts with what it shows ("Stock 9"), so that a person who reads
+    // the screen and one who listens to it (or speaks to it) call it by the same words.
+    const shown = `${name} ${count}`;
+    const named = text.startsWith(shown)
+      ? text
+      : `${shown}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
     return h(
       "button.pile.clickable",
-      { type: "button", ...attrs, "data-key": `pile:${key || name}`, onclick },
+      {
+        type: "button",
+        ...attrs,
+        "aria-label": named,
+        "data-key": `pile:${key || name}`,
+        onclick,
+      },
       inner,
       caption,
     );

@@ -69,7 +69,7 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
   const shownHand = ctx.hands?.[seat];
   const facts = status(ctx, seat, holder, toAct);
   const you = seat === ctx.me ? " (you)" : "";
-  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")} in hand, ${score} ${ctx.scoreUnit}${facts.length ? `, ${facts.join(", ")}` : ""}`;
+  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")} in hand, ${score} ${ctx.unitFor(score)}${facts.length ? `, ${facts.join(", ")}` : ""}`;
   return h(
     "div.plate",
     {
@@ -118,7 +118,7 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
         "span.plate-score",
         {},
         h("strong", { dataset: { score: String(seat) } }, score),
-        ` ${ctx.scoreUnit}`,
+        ` ${ctx.unitFor(score)}`,
       ),
       parts.seatExtras ? parts.seatExtras(ctx, seat) : null,
       toAct && !view.over

@@ -58,7 +58,6 @@ export class Table {
     this.title = facts.title;
     this.pack = facts.pack;
     this.lowerWins = Boolean(facts.lower_scores_win);
-    this.optionsSchema = facts.options || [];
     this.options = options;
     this.mode = options.mode || "live";
     this.current = null; // the frame on screen
@@ -238,6 +237,7 @@ export class Table {
           "div.table-center",
           {},
           turnBanner(ctx),
+          this.log.clockNotice(ctx),
           game.center ? game.center(ctx) : null,
           errorSlot("center"),
         ),

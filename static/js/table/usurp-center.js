@@ -181,13 +181,23 @@ function handSummary(ctx, summary) {
     summary.winner === null || summary.winner === undefined
       ? "tied, no Game Point"
       : `Game Point to ${ctx.name(summary.winner)}`;
+  // Open on a wide screen; folded to its first line on a phone, where its Downcards would
+  // stand between the Upcard and your hand for the whole next hand. Opening or folding it
+  // holds for that hand.
+  const shown = ctx.keep("hand-summary", () => ({ hand: null, open: false }));
+  const open = shown.hand === summary.hand ? shown.open : window.innerWidth > 600;
   return h(
-    "section.callout.hand-summary",
+    "details.callout.hand-summary",
     {
+      open,
       "aria-label": `Hand ${summary.hand} summary`,
       dataset: { pastDeal: String(summary.hand) },
+      ontoggle: (event) => {
+        shown.hand = summary.hand;
+        shown.open = event.target.open;
+      },
     },
-    h("strong", {}, `Hand ${summary.hand} ended: ${totals} (${point}).`),
+    h("summary", {}, h("strong", {}, `Hand ${summary.hand} ended: ${totals} (${point}).`)),
     turned.length
       ? h(
           "div.downcards",

@@ -7,7 +7,7 @@
 // (the Upcard, the Order, Downcards, the reveal) is drawn by usurp-center.js.
 
 import { parseCard } from "../lib/cards.js";
-import { h } from "../lib/dom.js";
+import { h, plural } from "../lib/dom.js";
 import { KIND_LABEL, title, usurpCenter } from "./usurp-center.js";
 
 function choiceLabel(action, order) {
@@ -37,7 +37,7 @@ export default {
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
-    return h("span.extra", {}, `${v.hand_points?.[seat] ?? 0} Hand Points this hand`);
+    return h("span.extra", {}, `${plural(v.hand_points?.[seat] ?? 0, "Hand Point")} this hand`);
   },
 
   center: usurpCenter,

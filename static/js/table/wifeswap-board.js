@@ -53,7 +53,9 @@ export function arrangeBoard(ctx) {
     el.dataset.key = `board:${code}`;
     el.dataset.boardCard = code;
     el.setAttribute("aria-pressed", selected ? "true" : "false");
-    el.setAttribute("aria-label", `${ctx.cardName(code)}, ${where}${selected ? ", selected" : ""}`);
+    // Named by its content, as a hand's cards are: the card's name (its own text), then
+    // where it lies; an aria-label would hide the drawn card's corner text from the name.
+    el.append(h("span.sr-only", {}, `, ${where}${selected ? ", selected" : ""}`));
     el.addEventListener("click", (event) => {
       event.stopPropagation();
       const zone = el.closest("[data-zone]")?.dataset.zone;

@@ -57,11 +57,6 @@ function familiesEl(ctx, seat, { compact = false } = {}) {
 
 export default {
   art: "QH", // the card that pictures the game on the home page, in its own pack
-  optionText(key, value) {
-    if (key === "rounds") return value ? `Rounds: ${value}` : "Rounds: no fixed number";
-    return null;
-  },
-
   showsLastTrick: true,
 
   progressLabel: "Points progression (totals plus this round's families)",

@@ -1,8 +1,9 @@
 // chat.js — the room's table talk (templates/room.html, #talk): two channels, "table" (the
-// players write, everyone reads) and "watchers" (everyone writes; the players read it while
-// the host allows), the lines of each with unread counts, the box to write in, the person
-// menu on each name (hide their lines for yourself; the host mutes or unmutes them), and
-// the host's switch for the watchers' channel. The server decides who reads and writes
+// players write, everyone reads) and "watchers" (everyone writes; a player reads it only
+// after choosing to here — remembered per room in this browser — while the host allows,
+// and never at a rated table), the lines of each with unread counts, the box to write in,
+// the person menu on each name (hide their lines for yourself; the host mutes or unmutes
+// them), and the host's switch for the watchers' channel. The server decides who reads and writes
 // what; this panel shows what it was sent and says why a line was refused, beside the box.
 
 import { post } from "../lib/api.js";
@@ -27,13 +28,18 @@ export class ChatPanel {
   /**
    * @param {HTMLElement} root the #talk panel
    * @param {{roomId: string, me: () => ({id: string} | null),
-   *   send: (channel: string, text: string) => boolean}} options
+   *   send: (channel: string, text: string) => boolean,
+   *   readWatchers: (on: boolean) => boolean}} options
    */
-  constructor(root, { roomId, me, send }) {
+  constructor(root, { roomId, me, send, readWatchers }) {
     this.root = root;
     this.roomId = roomId;
     this.me = me;
     this.send = send;
+    this.tellReading = readWatchers;
+    this.readingKey = `parlour-read-watchers:${roomId}`;
+    // Whether you chose to read the watchers' channel as a player (off unless you did).
+    this.readsWatchers = localStorage.getItem(this.readingKey) === "1";
     this.list = $("#chat-list", root);
     this.input = $("#chat-input", root);
     this.error = $("#chat-error", root);
@@ -57,6 +63,28 @@ export class ChatPanel {
     $("#watchers-chat", root).addEventListener("change", (event) =>
       this.setWatchersChat(event.target),
     );
+    $("#read-watchers", root).addEventListener("change", (event) =>
+      this.setReadsWatchers(event.target.checked),
+    );
+  }
+
+  /** Whether a player here may choose to read the watchers' channel at all. */
+  mayReadWatchers() {
+    return Boolean(this.room?.watchers_chat) && !this.room?.rated;
+  }
+
+  /** Tell the server your choice (on every new connection: the server forgets it). */
+  sayReading() {
+    if (this.readsWatchers) this.tellReading(true);
+  }
+
+  setReadsWatchers(on) {
+    this.readsWatchers = on;
+    if (on) localStorage.setItem(this.readingKey, "1");
+    else localStorage.removeItem(this.readingKey);
+    this.tellReading(on);
+    if (!this.readable().includes(this.active)) this.active = "table";
+    this.render();
   }
 
   /** The table moved to another room (a rematch): its talk is its own; the chat log comes
@@ -78,7 +106,9 @@ export class ChatPanel {
 
   /** The channels you read now (as the server decides it). */
   readable() {
-    return this.seat === null || this.room?.watchers_chat ? ["table", "watchers"] : ["table"];
+    return this.seat === null || (this.readsWatchers && this.mayReadWatchers())
+      ? ["table", "watchers"]
+      : ["table"];
   }
 
   isHost() {
@@ -98,6 +128,8 @@ export class ChatPanel {
     if (!this.readable().includes(this.active)) this.active = "table";
     $("#watchers-chat-setting", this.root).hidden = !this.isHost();
     $("#watchers-chat", this.root).checked = Boolean(room.watchers_chat);
+    $("#read-watchers-setting", this.root).hidden = this.seat === null || !this.mayReadWatchers();
+    $("#read-watchers", this.root).checked = this.readsWatchers;
     // Comings and goings change the room often: the lines are drawn again only for what
     // they show of it, so a focused name or an open menu stays.
     const drawnFor = JSON.stringify([room.muted, room.host_id, this.seat, this.active]);
