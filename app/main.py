@@ -8,6 +8,7 @@ Run it with ``python -m app.serve`` (`make run` does, after migrating), or with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import re
@@ -37,6 +38,7 @@ from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
 from app.people.idle_guests import GuestSweeper
 from app.people.sessions import Authenticator
+from app.records.analysis import Analyst
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.storage import RoomStorage
@@ -109,6 +111,7 @@ class Services:
     rooms: Rooms
     chat: Chat
     cluster: Cluster | None
+    analyst: Analyst
 
 
 def build_services(
@@ -120,13 +123,14 @@ def build_services(
     """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
     auth = Authenticator(database.sessions, signer, cache_seconds=settings.session_cache_seconds)
+    thinkers = Thinkers(settings.bot_workers)
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
         "time_source": time_source,
         "absence_grace": settings.absence_grace,
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
-        "thinkers": Thinkers(settings.bot_workers),
+        "thinkers": thinkers,
     }
     hub = Hub()
     cluster: Cluster | None = None
@@ -150,8 +154,23 @@ def build_services(
     sweeper = GuestSweeper(
         database.sessions, idle_days=settings.guest_idle_days, every=settings.guest_sweep_seconds
     )
+    # Alone (no Redis), every claim on an analysis found at start is a dead process's.
+    analyst = Analyst(
+        database, thinkers, poll=settings.analysis_poll_seconds, alone=cluster is None
+    )
     return Services(
-        settings, database, signer, auth, hashing, sweeper, quotas, hub, rooms, chat, cluster
+        settings,
+        database,
+        signer,
+        auth,
+        hashing,
+        sweeper,
+        quotas,
+        hub,
+        rooms,
+        chat,
+        cluster,
+        analyst,
     )
 
 
@@ -192,6 +211,8 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         watchdog = loop.create_task(hub.watch_for_stuck_clients())
         sweeper = services.guest_sweeper
         sweeps = loop.create_task(sweeper.run()) if sweeper.every > 0 else None
+        analyst = services.analyst
+        analysing = loop.create_task(analyst.run()) if analyst.poll > 0 else None
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
@@ -200,6 +221,10 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         watchdog.cancel()
         if sweeps is not None:
             sweeps.cancel()
+        if analysing is not None:
+            analysing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await analysing
         services.hashing.close()
         await session_ends.close()
         if cluster is not None:
@@ -235,6 +260,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.hub = services.hub
     state.rooms = services.rooms
     state.chat = services.chat
+    state.analyst = services.analyst
 
 
 def mount_routes(app: FastAPI) -> None:

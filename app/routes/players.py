@@ -1,5 +1,5 @@
 """Players and ratings over HTTP: a player's page (matches, results per game, ratings and
-their history) and each game's leaderboard."""
+their history, average accuracy by the computer's analysis) and each game's leaderboard."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.models import iso
 from app.people.confusables import name_key
 from app.records import history
 from app.refusal import Refusal
-from app.store import MatchFilters
+from app.store import MatchFilters, analyses
 
 router = APIRouter(prefix="/api")
 
@@ -35,6 +35,7 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     }
     ratings = {row.game: row for row in store.ratings_of(session=session, user_id=user.id)}
     viewer_id = viewer.id if viewer else None
+    accuracy = analyses.accuracy_by_game(session=session, user_id=user.id, viewer_id=viewer_id)
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in store.rating_history(session=session, user_id=user.id, viewer_id=viewer_id):
         changes.setdefault(change.game, []).append(
@@ -60,6 +61,10 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
                 "sigma": rating.sigma if rating else None,
                 "rated_matches": rating.matches if rating else 0,
                 "history": changes.get(game, []),
+                # The mean of the accuracies the computer's analysis gave them, over the
+                # analysed matches the caller may see (None: none yet).
+                "accuracy": accuracy[game][0] if game in accuracy else None,
+                "analysed_matches": accuracy[game][1] if game in accuracy else 0,
             }
         )
     newest = history.page(

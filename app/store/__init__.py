@@ -4,7 +4,8 @@ One module per kind of record — ``people`` (users, sessions), ``rooms``, ``mat
 ``ratings``, ``chat`` — and every function is here under ``store.<name>``; the removal of
 idle guests, which touches most of them, is ``idle_guests`` (app/people/idle_guests.py
 calls it). Beside them:
-``events``, the event log's transaction; ``credit``, who played each seat's moves (written
+``events``, the event log's transaction; ``analyses``, the queue of the computer's
+analyses of finished matches; ``credit``, who played each seat's moves (written
 into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
 any of it on a worker thread; ``outage``, database outages told once.
 

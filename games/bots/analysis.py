@@ -48,12 +48,17 @@ from games.kit.game import Marks
 
 @dataclass(frozen=True)
 class Rounds:
-    """How many worlds each candidate is tried in: ``batch`` at a time, ``most`` at most,
-    stopping once the loss is ``certainty`` standard errors clear of every threshold."""
+    """How many worlds each candidate is tried in: ``batch`` at a time, until the loss is
+    ``certainty`` standard errors clear of every threshold or ``simulations`` playouts
+    (all candidates together, at least one batch each) are spent."""
 
     batch: int = 200
-    most: int = 4000
+    simulations: int = 12_000
     certainty: float = 2.5
+
+    def most(self, candidates: int) -> int:
+        """The most worlds each of so many candidates is tried in."""
+        return max(self.batch, self.simulations // candidates)
 
 
 # Enough that the same match analysed with another salt gets the same marks almost
@@ -90,6 +95,19 @@ class Judgement:
             "mark": self.mark,
             "expected": list(self.expected),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        """A judgement back from its wire form (``as_json``)."""
+        return cls(
+            seq=int(data["seq"]),
+            seat=int(data["seat"]),
+            played=dict(data["played"]),
+            best=dict(data["best"]),
+            loss=float(data["loss"]),
+            mark=data["mark"],
+            expected=tuple(float(v) for v in data["expected"]),
+        )
 
 
 def seed_for(match_seed: int | str, seq: int, salt: int) -> str:
@@ -233,9 +251,10 @@ def _values(
     totals = [[0.0] * seats for _ in candidates]
     margins: list[list[float]] = [[] for _ in candidates]
     dealer = random.Random(f"{seed}:worlds")
+    most = rounds.most(len(candidates))
     done = 0
-    while done < rounds.most:
-        for number in range(done, min(done + rounds.batch, rounds.most)):
+    while done < most:
+        for number in range(done, min(done + rounds.batch, most)):
             world = knowledge.sample(state, seat, dealer)
             for total, margin, action in zip(totals, margins, candidates, strict=True):
                 after = rules.apply(world, seat, action)
