@@ -32,6 +32,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import games
+from games import describe
 from games.bots import choose
 from games.bots.analysis import judge
 
@@ -73,8 +74,16 @@ def think(
 def judge_decision(
     game: str, state: Any, seat: int, played: dict[str, Any], seq: int, seed: str
 ) -> dict[str, Any]:
-    """One decision of a finished match judged (run in a worker process), in wire form."""
-    return judge(games.get(game), state, seat, played, seq, seed).as_json()
+    """One decision of a finished match judged (run in a worker process), in wire form,
+    with the public account of the best move as it would have gone (``best_text``: the
+    match is over, so what it would have shown is public too)."""
+    rules = games.get(game)
+    judged = judge(rules, state, seat, played, seq, seed)
+    after = rules.apply(state, seat, judged.best)
+    return {
+        **judged.as_json(),
+        "best_text": describe(rules, state, seat, judged.best, after)["text"],
+    }
 
 
 class Thinkers:

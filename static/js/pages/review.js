@@ -1,8 +1,8 @@
 // review.js — step through a finished match move by move (GET /api/matches/{id}/review):
 // every hand shown, the move described (and who made it, where a computer stood in or the
 // clock played), the score progression drawn as a chart with a marker at the current move,
-// and the table talk up to that move (what was said at this move marked). Keyboard: ← →
-// step, Home/End jump, Space plays.
+// and the table talk up to that move (what was said at this move marked); the computer's
+// analysis beside it (review-analysis.js). Keyboard: ← → step, Home/End jump, Space plays.
 
 import { get } from "../lib/api.js";
 import { credited, playedBy } from "../lib/credit.js";
@@ -10,6 +10,7 @@ import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
 import { Table } from "../table/table.js";
 import { chatLine } from "../talk/line.js";
 import { initChrome } from "./common.js";
+import { reviewAnalysis } from "./review-analysis.js";
 
 initChrome();
 
@@ -30,6 +31,7 @@ let game = null;
 let room = null;
 let playing = null;
 let talk = []; // what was said, each line with the version (move) it was said at
+let analysis = null;
 
 function svg(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -167,6 +169,7 @@ function go(index, animate = true) {
     el.textContent = String(series(frame)[Number(el.dataset.legendScore)]);
   }
   drawTalk(step);
+  analysis?.show(step);
   $("#first-step").disabled = $("#prev-step").disabled = step === 0;
   $("#last-step").disabled = $("#next-step").disabled = step === frames.length - 1;
 }
@@ -289,6 +292,14 @@ async function init() {
     event.preventDefault();
   });
   chartParts = chart();
+  analysis = reviewAnalysis({
+    matchId: record.id,
+    seats,
+    colors: COLORS,
+    cardName: (code) => table.context({ room, view: frames[0].view, seat: null }).cardName(code),
+    moveText: describe,
+    go,
+  });
   facts();
   $("#review-talk").hidden = !talk.length;
   go(0, false);
