@@ -5,6 +5,7 @@ the strong computer."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from games.kit.base import IllegalAction
 from tests.games.randomplay import random_match
 
 GAMES = sorted(games.REGISTRY)
+ROOT = Path(__file__).resolve().parents[2]
 # A small budget where only the rules of the answer are checked, not its quality.
 QUICK = Rounds(batch=10, simulations=60)
 # Half the server's budget: the difference between the players is far wider than its noise.
@@ -193,3 +195,18 @@ def test_the_lowest_card_every_time_is_less_accurate_than_the_strong_computer() 
             found.append(accuracy(judged, marks)[0])
     mean = {kind: sum(found) / len(found) for kind, found in figures.items()}
     assert mean["lowest"] < mean["strong"], figures
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rules_page_gives_the_games_marks(name: str) -> None:
+    """docs/rules/<game>.md says the thresholds the analysis marks by."""
+    text = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    section = text.split("## Analysis marks", 1)[1].split("\n## ", 1)[0]
+    marks = games.game(name).marks
+    for mark, threshold in (
+        ("inaccuracy", marks.inaccuracy),
+        ("mistake", marks.mistake),
+        ("blunder", marks.blunder),
+    ):
+        assert f"| {mark} |" in section and f"| {threshold:g} or more |" in section, mark
+    assert f"2^(−loss ÷ {marks.mistake:g})" in section
