@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -272,15 +271,20 @@ def _values(
 def _settled(margins: list[list[float]], played_at: int, marks: Marks, certainty: float) -> bool:
     """Whether the loss of the move played is clear of every threshold: farther from each
     than ``certainty`` standard errors of the paired difference with the best candidate."""
-    means = [statistics.fmean(m) for m in margins]
+    means = [math.fsum(m) / len(m) for m in margins]
     best = max(range(len(means)), key=means.__getitem__)
     if best == played_at:
         runner_up = max((i for i in range(len(means)) if i != played_at), key=means.__getitem__)
         differences = [a - b for a, b in zip(margins[runner_up], margins[played_at], strict=True)]
     else:
         differences = [a - b for a, b in zip(margins[best], margins[played_at], strict=True)]
-    loss = max(0.0, statistics.fmean(differences))
-    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    count = len(differences)
+    if count < 2:
+        return False
+    mean = math.fsum(differences) / count
+    spread = math.fsum((d - mean) ** 2 for d in differences) / (count - 1)
+    loss = max(0.0, mean)
+    error = math.sqrt(spread / count)
     thresholds = (marks.inaccuracy, marks.mistake, marks.blunder)
     return all(abs(loss - threshold) > certainty * error for threshold in thresholds)
 
