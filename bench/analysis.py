@@ -8,8 +8,8 @@ by default). Seat 0's decisions are analysed as the server analyses a person's
 one worker at a time on a two-core machine (app/rooms/thinking.py). Then the same decisions
 are analysed again with another salt (other worlds, other random play): the share of
 decisions whose mark differs is the instability of the marks. Printed per game: matches,
-decisions analysed per match, seconds per match (mean and most), marks given, and the
-share of marks that differ. Records the run in bench/results/ (``<date>-<time>-analysis.md``)
+decisions analysed per match, seconds per match (wall and CPU: on a shared machine the
+CPU time is the steadier figure), marks given, and the share of marks that differ. Records the run in bench/results/ (``<date>-<time>-analysis.md``)
 unless ``--no-write``.
 
     python -m bench.analysis [--matches 1] [--only cupid,usurp] [--full] [--rival strong]
@@ -38,11 +38,12 @@ MAX_ACTIONS = 2_000
 
 @dataclass(frozen=True)
 class Run:
-    """One match analysed twice: decisions, seconds of the first analysis, its marks, how
-    many marks the second analysis changed, and seat 0's accuracy."""
+    """One match analysed twice: decisions, seconds of the first analysis (wall and CPU),
+    its marks, how many marks the second analysis changed, and seat 0's accuracy."""
 
     decisions: int
     seconds: float
+    cpu: float
     marks: Counter[str]
     differ: int
     accuracy: float
@@ -61,14 +62,14 @@ def run(game: str, options: dict[str, Any], rival: str, seed: int) -> Run:
         log.append((seat, action))
         state = rules.apply(state, seat, action)
     person = {seq for seq, (seat, _) in enumerate(log, start=1) if seat == 0}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     first = analyse_match(rules, seats, seed, options, None, log, only=person)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     second = analyse_match(rules, seats, seed, options, None, log, only=person, salt=1)
     differ = sum(a.mark != b.mark for a, b in zip(first, second, strict=True))
     marks = Counter(j.mark or "none" for j in first)
     figure = accuracy(first, games.game(game).marks).get(0, 100.0)
-    return Run(len(first), seconds, marks, differ, figure)
+    return Run(len(first), seconds, cpu, marks, differ, figure)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -88,8 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Analysis benchmark — {machine.describe(when)}; budget {ROUNDS}")
     header = [
         "| game | matches | decisions per match | seconds per match (mean, most) "
-        "| seconds per decision | marks (first analysis) | marks that differ | accuracy |",
-        "|---|---:|---:|---:|---:|---|---:|---:|",
+        "| CPU seconds per match (mean, most) | CPU seconds per decision "
+        "| marks (first analysis) | marks that differ | accuracy |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     print(*header, sep="\n")
     rows = []
@@ -99,12 +101,14 @@ def main(argv: list[str] | None = None) -> None:
         runs = [run(game, options, args.rival, seed) for seed in range(1, args.matches + 1)]
         decisions = sum(r.decisions for r in runs)
         seconds = [r.seconds for r in runs]
+        cpu = [r.cpu for r in runs]
         marks: Counter[str] = sum((r.marks for r in runs), Counter())
         differ = sum(r.differ for r in runs)
         row = (
             f"| {games.get(game).title} | {len(runs)} | {decisions / len(runs):.0f} "
             f"| {statistics.fmean(seconds):.1f} s, {max(seconds):.1f} s "
-            f"| {sum(seconds) / max(decisions, 1):.2f} s "
+            f"| {statistics.fmean(cpu):.1f} s, {max(cpu):.1f} s "
+            f"| {sum(cpu) / max(decisions, 1):.2f} s "
             f"| {', '.join(f'{k} {v}' for k, v in sorted(marks.items()))} "
             f"| {differ / max(decisions, 1):.1%} ({differ} of {decisions}) "
             f"| {statistics.fmean(r.accuracy for r in runs):.1f} |"
