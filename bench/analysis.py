@@ -9,8 +9,8 @@ one worker at a time on a two-core machine (app/rooms/thinking.py). Then the sam
 are analysed again with another salt (other worlds, other random play): the share of
 decisions whose mark differs is the instability of the marks. Printed per game: matches,
 decisions analysed per match, seconds per match (wall and CPU: on a shared machine the
-CPU time is the steadier figure), marks given, and the share of marks that differ. Records the run in bench/results/ (``<date>-<time>-analysis.md``)
-unless ``--no-write``.
+CPU time is the steadier figure), marks given, and the share of marks that differ.
+Records the run in bench/results/ (``<date>-<time>-analysis.md``) unless ``--no-write``.
 
     python -m bench.analysis [--matches 1] [--only cupid,usurp] [--full] [--rival strong]
                              [--no-write]
