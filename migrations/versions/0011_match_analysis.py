@@ -29,9 +29,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("match_id"),
     )
-    op.create_index(
-        "ix_match_analyses_status_queued_at", "match_analyses", ["status", "queued_at"]
-    )
+    op.create_index("ix_match_analyses_status_queued_at", "match_analyses", ["status", "queued_at"])
 
 
 def downgrade() -> None:

@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, update
 
 import games
 from app.models import MatchAnalysis, utcnow
+from app.rooms.thinking import Thinkers
 from app.store.analyses import LEASE
 from tests.app.helpers import NewClient, account, eventually, make_app, play_out, running
 from tests.app.test_api import error_of
@@ -137,3 +139,24 @@ def test_a_queued_analysis_survives_a_restart(database_url: str, tmp_path: Path)
         # Sooner than the dead process's claim would run out: taken back at the start.
         analysis = done(ann, match_id, timeout=0.5 * LEASE.total_seconds())
         assert analysis["decisions"] and "0" in analysis["accuracy"]
+
+
+@pytest.mark.parametrize(
+    ("workers", "live", "judging", "may"),
+    [
+        (2, 0, 0, True),
+        (2, 1, 0, True),  # one worker thinks a live move, the other judges
+        (2, 2, 0, False),  # both think live moves: the judgement waits
+        (2, 0, 1, False),  # one judgement at a time: a worker stays free for live moves
+        (1, 0, 0, True),
+        (1, 1, 0, False),  # the only worker thinks a live move
+        (4, 1, 2, True),
+        (4, 1, 3, False),
+    ],
+)
+def test_judgements_leave_room_for_live_moves(
+    workers: int, live: int, judging: int, may: bool
+) -> None:
+    thinkers = Thinkers(workers)
+    thinkers._live, thinkers._judging = live, judging
+    assert thinkers._room_to_judge() is may

@@ -189,9 +189,7 @@ def test_the_lowest_card_every_time_is_less_accurate_than_the_strong_computer() 
         for kind, found in figures.items():
             options, log = _cupid_match(seed, kind)
             seat_zero = {seq for seq, (seat, _) in enumerate(log, start=1) if seat == 0}
-            judged = analyse_match(
-                rules, 2, seed, options, None, log, only=seat_zero, rounds=HALF
-            )
+            judged = analyse_match(rules, 2, seed, options, None, log, only=seat_zero, rounds=HALF)
             found.append(accuracy(judged, marks)[0])
     mean = {kind: sum(found) / len(found) for kind, found in figures.items()}
     assert mean["lowest"] < mean["strong"], figures
@@ -209,4 +207,4 @@ def test_the_rules_page_gives_the_games_marks(name: str) -> None:
         ("blunder", marks.blunder),
     ):
         assert f"| {mark} |" in section and f"| {threshold:g} or more |" in section, mark
-    assert f"2^(−loss ÷ {marks.mistake:g})" in section
+    assert f"2^(\u2212loss ÷ {marks.mistake:g})" in section
