@@ -117,13 +117,20 @@ class Analyst:
         """Take back a dead process's jobs when alone, then analyse until cancelled."""
         try:
             if self.alone:
-                await self._db(lambda s: analyses.release_claims(session=s))
+                try:
+                    await self._db(lambda s: analyses.release_claims(session=s))
+                except SQLAlchemyError as error:  # their claims run out instead
+                    log.warning("taking back pending analyses failed: %s", error)
             while True:
                 match_id = await self._claim()
                 if match_id is None:
                     await asyncio.sleep(self.poll)
-                else:
+                    continue
+                try:
                     await self.analyse(match_id)
+                except Exception:  # a worker failed: the claim runs out, and it is tried again
+                    log.exception("analysing match %s failed", match_id)
+                    await asyncio.sleep(self.poll)
         finally:
             await self._let_go()
 
