@@ -140,6 +140,8 @@ def judge(
         return Judgement(seq, seat, played, played, 0.0, "forced", played_expected)
     best_at = max(range(len(candidates)), key=lambda i: (margins[i], i == played_at))
     loss = max(0.0, margins[best_at] - margins[played_at])
+    if round(loss, 2) == 0:  # as good as the best, to the loss's shown precision
+        return Judgement(seq, seat, played, played, 0.0, None, played_expected)
     return Judgement(
         seq,
         seat,
