@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 QUICK = Rounds(batch=10, simulations=60)
 # Half the server's budget: the difference between the players is far wider than its noise.
 HALF = Rounds(batch=100, simulations=6000)
-MOVES = 120
+MOVES = 120  # the part of a long match (Cups, Royal Wife-Swap) these tests analyse
 # Options that leave cards unseen by seat 0 for a whole match (the deck is the first deal's).
-NEVER_SEEN: dict[str, dict[str, Any]] = {"cupid": {"target": 10}}  # the part of a long match (Cups, Royal Wife-Swap) these tests analyse
+NEVER_SEEN: dict[str, dict[str, Any]] = {"cupid": {"target": 10}}
 
 
 def short_match(
