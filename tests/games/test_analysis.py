@@ -36,9 +36,7 @@ MOVES = 120  # the part of a long match (Cups, Royal Wife-Swap) these tests anal
 NEVER_SEEN: dict[str, dict[str, Any]] = {"cupid": {"target": 10}}
 
 
-def short_match(
-    name: str, seed: int, deck: list[str] | None = None, **options: Any
-) -> Any:
+def short_match(name: str, seed: int, deck: list[str] | None = None, **options: Any) -> Any:
     rules = games.get(name)
     options = {**games.game(name).short_match, "dealer": 0, **options}
     return random_match(rules, rules.min_seats, seed, options, deck)
