@@ -80,6 +80,7 @@ BENCH_DATABASE_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/bench
 bench: $(BIN)/activate
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.bots
+	$(BIN)/python -m bench.analysis
 	$(BIN)/python -m bench.persistence
 	$(BIN)/python -m bench.persistence --database-url $(BENCH_DATABASE_URL)
 	$(BIN)/python -m bench.load --paced-rooms 1000

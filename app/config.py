@@ -145,6 +145,10 @@ class Settings(BaseSettings):
     bot_delay: float = 0.6
     # Worker processes the searching computer players think in; 0: one per core.
     bot_workers: int = 0
+    # Seconds between each process's looks for finished matches waiting for the
+    # computer's analysis, which it then does in the same workers (app/records/analysis.py);
+    # 0: this process analyses none.
+    analysis_poll_seconds: float = 2.0
     # Seconds a person may be away (no open connection) before a computer may take their
     # seat, or before the host role passes on if they host.
     absence_grace: float = 60.0

@@ -10,6 +10,7 @@ Run by uvicorn itself it keeps uvicorn's own log format and its metrics in one p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import re
@@ -44,6 +45,7 @@ from app.people.cookie import CookieSigner
 from app.people.hashing_pool import HashingPool
 from app.people.idle_guests import GuestSweeper
 from app.people.sessions import Authenticator
+from app.records.analysis import Analyst
 from app.rooms import Rooms
 from app.rooms.notifier import Notifiers
 from app.rooms.signals import Signals
@@ -128,6 +130,7 @@ class Services:
     chat: Chat
     notifications: Notifications
     cluster: Cluster | None
+    analyst: Analyst
 
 
 def build_services(
@@ -140,13 +143,14 @@ def build_services(
     """The services wired together: alone, or sharing the rooms with other processes."""
     signer = CookieSigner(settings.resolved_secret_key())
     auth = Authenticator(database.sessions, signer, cache_seconds=settings.session_cache_seconds)
+    thinkers = Thinkers(settings.bot_workers)
     timing: dict[str, Any] = {
         "bot_delay": settings.bot_delay,
         "time_source": time_source,
         "absence_grace": settings.absence_grace,
         "stale_after": settings.stale_after,
         "presence_delay": settings.presence_delay,
-        "thinkers": Thinkers(settings.bot_workers),
+        "thinkers": thinkers,
         "turn_sweep_seconds": settings.turn_sweep_seconds,
         "deadline_reminder_seconds": settings.deadline_reminder_seconds,
     }
@@ -176,6 +180,10 @@ def build_services(
     # notification outbox, or where the caller says (tests record them).
     notifications = build_notifications(settings, database, rooms, cluster)
     rooms.send_signals_to(signals or notifications)
+    # Alone (no Redis), every claim on an analysis found at start is a dead process's.
+    analyst = Analyst(
+        database, thinkers, poll=settings.analysis_poll_seconds, alone=cluster is None
+    )
     return Services(
         settings,
         database,
@@ -189,6 +197,7 @@ def build_services(
         chat,
         notifications,
         cluster,
+        analyst,
     )
 
 
@@ -229,6 +238,8 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         watchdog = loop.create_task(hub.watch_for_stuck_clients())
         sweeper = services.guest_sweeper
         sweeps = loop.create_task(sweeper.run()) if sweeper.every > 0 else None
+        analyst = services.analyst
+        analysing = loop.create_task(analyst.run()) if analyst.poll > 0 else None
         resumed = await rooms.registry.resume_all()
         if resumed:
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
@@ -240,6 +251,10 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         watchdog.cancel()
         if sweeps is not None:
             sweeps.cancel()
+        if analysing is not None:
+            analysing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await analysing
         services.hashing.close()
         await session_ends.close()
         if cluster is not None:
@@ -277,6 +292,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.chat = services.chat
     state.readiness_probes = readiness_probes(services)
     state.notifications = services.notifications
+    state.analyst = services.analyst
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:

@@ -7,7 +7,8 @@ or (with a username and a password hash) an account; ``auth_sessions`` are the s
 browsers. ``ratings`` holds each account's current rating per game and ``rating_changes``
 what every rated match changed: the ratings can always be rebuilt from the matches.
 ``chat_messages`` holds the table talk of each room, with the match and version it was
-said at.
+said at. ``match_analyses`` holds the computer's analysis of each finished match, queued
+when it finishes and done later (app/records/analysis.py).
 """
 
 from __future__ import annotations
@@ -340,3 +341,25 @@ class OutboxItem(Base):
     attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     lease_until: Mapped[datetime | None] = mapped_column(default=None)
     leased_by: Mapped[str | None] = mapped_column(String(32), default=None)
+
+
+class MatchAnalysis(Base):
+    """The computer's analysis of a match: queued (``pending``) in the transaction that
+    finishes it, ``done`` once every person's decision is judged (app/records/analysis.py).
+
+    ``claimed_at`` is when a process last said it was working on it: a claim older than
+    the lease (app/store/analyses.py) is another process's to take, so a job outlives the
+    process that had it. ``decisions`` and ``accuracy`` are the analysis's wire form."""
+
+    __tablename__ = "match_analyses"
+    __table_args__ = (Index("ix_match_analyses_status_queued_at", "status", "queued_at"),)
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(10))
+    queued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
+    done_at: Mapped[datetime | None] = mapped_column(default=None)
+    decisions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    accuracy: Mapped[dict[str, float] | None] = mapped_column(JSON, default=None)

@@ -22,6 +22,7 @@ from app import ratings, store
 from app.db import make_session_factory
 from app.models import Match, MatchEvent, Room, utcnow
 from app.rooms.event_log import Event, EventLog, FinishHook
+from app.store import analyses
 from app.store.database_thread import DatabaseThread
 from app.store.events import finish_match
 
@@ -43,10 +44,12 @@ class RoomStorage(DatabaseThread):
     or a match whole, and the event log's group-committed appends."""
 
     def __init__(
-        self, engine: Engine, on_finish: Sequence[FinishHook] = (ratings.settle_match,)
+        self,
+        engine: Engine,
+        on_finish: Sequence[FinishHook] = (ratings.settle_match, analyses.queue_analysis),
     ) -> None:
         """``on_finish``: what the transaction that finishes a match does besides (the
-        ratings)."""
+        ratings, and queueing the computer's analysis)."""
         super().__init__(make_session_factory(engine))
         self.engine = engine
         self.event_log = EventLog(engine, on_finish)

@@ -12,6 +12,12 @@ action returns at once, one with a real choice thinks its whole time. So every m
 kind comes the same fixed ``think_time`` after its turn began (app/rooms/bot_driver.py
 waits out the rest), and the search is cut ``REPLY_MARGIN`` before that, so that its answer
 is back from the worker in time.
+
+The same workers judge the decisions of finished matches (games.bots.analysis, queued by
+app/records/analysis.py), at a lower priority than the live moves: a judgement goes to the
+pool only while a worker is left for live moves (one worker's machine: only while no live
+move is being thought), and it is small (one decision, about a second), so a live move
+arriving after it waits for at most one.
 """
 
 from __future__ import annotations
@@ -21,11 +27,14 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import games
+from games import describe
 from games.bots import choose
+from games.bots.analysis import judge
 
 # Seconds each searching level may think per move (its simulation budget may end it sooner).
 THINKING_SECONDS = {"normal": 0.2, "strong": 0.85}
@@ -62,16 +71,37 @@ def think(
     )
 
 
+def judge_decision(
+    game: str, state: Any, seat: int, played: dict[str, Any], seq: int, seed: str
+) -> dict[str, Any]:
+    """One decision of a finished match judged (run in a worker process), in wire form,
+    with the public account of the best move as it would have gone (``best_text``: the
+    match is over, so what it would have shown is public too)."""
+    rules = games.get(game)
+    judged = judge(rules, state, seat, played, seq, seed)
+    after = rules.apply(state, seat, judged.best)
+    return {
+        **judged.as_json(),
+        "best_text": describe(rules, state, seat, judged.best, after)["text"],
+    }
+
+
 class Thinkers:
-    """The process pool that searching computer players think in."""
+    """The process pool that searching computer players think in, and the analysis of
+    finished matches is done in when they leave room."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers or machine_workers()
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # On the event loop: live moves and judgements in the pool now, and the condition
+        # a judgement waits on for room (made on first use, on the running loop).
+        self._live = 0
+        self._judging = 0
+        self._room: asyncio.Condition | None = None
 
-    def _submit(self, *work: Any) -> Future[dict[str, Any]]:
-        """Hand ``think(*work)`` to the pool, starting it first if need be.
+    def _submit(self, work: Callable[..., dict[str, Any]], *args: Any) -> Future[dict[str, Any]]:
+        """Hand ``work(*args)`` to the pool, starting it first if need be.
 
         Starting workers takes a while, so this runs in a thread, not on the event loop.
         forkserver: the workers are not forked from this process, whose threads (the event
@@ -82,7 +112,7 @@ class Thinkers:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(["app.rooms.thinking"])
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
-            return self._pool.submit(think, *work)
+            return self._pool.submit(work, *args)
 
     async def move(
         self, game: str, state: Any, seat: int, seed: str, kind: str, seconds: float
@@ -90,9 +120,49 @@ class Thinkers:
         """The move, thought out in a worker process while the event loop goes on, the
         search cut ``seconds`` from now."""
         deadline = time.monotonic() + seconds
-        work = (game, state, seat, seed, kind, deadline)
+        work = (think, game, state, seat, seed, kind, deadline)
+        self._live += 1
+        try:
+            return await self._run(*work)
+        finally:
+            self._live -= 1
+            await self._changed()
+
+    async def judge(
+        self, game: str, state: Any, seat: int, played: dict[str, Any], seq: int, seed: str
+    ) -> dict[str, Any]:
+        """One decision of a finished match judged in a worker process, once a worker is
+        free that live moves leave (see the module's docstring)."""
+        room = self._condition()
+        async with room:
+            await room.wait_for(self._room_to_judge)
+            self._judging += 1
+        try:
+            return await self._run(judge_decision, game, state, seat, played, seq, seed)
+        finally:
+            self._judging -= 1
+            await self._changed()
+
+    def _room_to_judge(self) -> bool:
+        """Whether a judgement may go to the pool: a worker is free, and one stays free
+        for live moves (with one worker: no live move is being thought)."""
+        most = max(1, self.workers - 1)
+        return self._judging < most and self._live + self._judging < self.workers
+
+    def _condition(self) -> asyncio.Condition:
+        if self._room is None:
+            self._room = asyncio.Condition()
+        return self._room
+
+    async def _changed(self) -> None:
+        """A worker was freed: the judgements waiting look again."""
+        room = self._condition()
+        async with room:
+            room.notify_all()
+
+    async def _run(self, work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        future = await loop.run_in_executor(None, self._submit, *work)
+        future = await loop.run_in_executor(None, self._submit, work, *args)
         return await asyncio.wrap_future(future)
 
     def shutdown(self) -> None:

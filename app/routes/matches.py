@@ -1,5 +1,6 @@
 """Finished matches over HTTP: history (filtered, paged), a match's record, its review,
-and its downloads (the JSON record and a readable transcript)."""
+the computer's analysis of it, and its downloads (the JSON record and a readable
+transcript)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from app.models import Match
 from app.people.confusables import name_key
 from app.people.sessions import Identity
 from app.records import history
+from app.records.analysis import analysis_record
 from app.records.review import OVER, match_record, review_frames, review_talk
 from app.records.transcript import transcript
 from app.refusal import Refusal
-from app.store import MatchFilters
+from app.store import MatchFilters, analyses
 
 router = APIRouter(prefix="/api/matches")
 
@@ -112,6 +114,15 @@ def review_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str
         "frames": review_frames(match, events),
         "chat": review_talk(store.match_chat(session=session, match_id=match_id)),
     }
+
+
+@router.get("/{match_id}/analysis")
+def analyse_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
+    """The computer's analysis of a match that is over: pending until its decisions are
+    judged (queued now if it never was), then each person's decisions and accuracy."""
+    match = _match_or_404(session, match_id, user)
+    _finished_or_409(match)
+    return analysis_record(match, analyses.ensure_analysis(session=session, match_id=match_id))
 
 
 def _attachment(match: Match, extension: str) -> dict[str, str]:

@@ -1,5 +1,5 @@
 """Players and ratings over HTTP: a player's page (matches, results per game, ratings and
-their history) and each game's leaderboard."""
+their history, average accuracy by the computer's analysis) and each game's leaderboard."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from app.models import User, iso
 from app.people.confusables import name_key
 from app.records import history
 from app.refusal import Refusal
-from app.store import MatchFilters
+from app.store import MatchFilters, analyses
 
 router = APIRouter(prefix="/api")
 
@@ -41,6 +41,7 @@ def player_record(session: Session, user: User, viewer_id: str | None) -> dict[s
         for game, played, won in store.results_by_game(session=session, user_id=user.id)
     }
     ratings = {row.game: row for row in store.ratings_of(session=session, user_id=user.id)}
+    accuracy = analyses.accuracy_by_game(session=session, user_id=user.id, viewer_id=viewer_id)
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in store.rating_history(session=session, user_id=user.id, viewer_id=viewer_id):
         changes.setdefault(change.game, []).append(
@@ -66,6 +67,10 @@ def player_record(session: Session, user: User, viewer_id: str | None) -> dict[s
                 "sigma": rating.sigma if rating else None,
                 "rated_matches": rating.matches if rating else 0,
                 "history": changes.get(game, []),
+                # The mean of the accuracies the computer's analysis gave them, over the
+                # analysed matches the caller may see (None: none yet).
+                "accuracy": accuracy[game][0] if game in accuracy else None,
+                "analysed_matches": accuracy[game][1] if game in accuracy else 0,
             }
         )
     newest = history.page(

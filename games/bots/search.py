@@ -139,7 +139,7 @@ def _simulate(
         if not awaited:
             break
         mover = awaited[0]
-    world = _playout(rules, world, rng, budget.playout)
+    world = random_playout(rules, world, rng, budget.playout)
     rewards = _rewards(rules, knowledge, world)
     for visited, who in path:
         visited.visits += 1
@@ -150,7 +150,8 @@ def _ucb(node: _Node, log_available: float) -> float:
     return node.reward / node.visits + EXPLORATION * math.sqrt(log_available / node.visits)
 
 
-def _playout(rules: Rules[Any], world: Any, rng: random.Random, steps: int) -> Any:
+def random_playout(rules: Rules[Any], world: Any, rng: random.Random, steps: int) -> Any:
+    """``world`` after at most ``steps`` random legal actions (games.bots.analysis too)."""
     for _ in range(steps):
         awaited = rules.to_act(world)
         if not awaited:

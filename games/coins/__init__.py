@@ -12,12 +12,13 @@ from games.coins import sampler
 from games.coins.describe import describe
 from games.coins.presentation import PRESENTATION
 from games.coins.rules import RULES, CoinsState
-from games.kit.game import Game, Sampler
+from games.kit.game import Game, Marks, Sampler
 
 GAME: Game[CoinsState] = Game(
     rules=RULES,
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    marks=Marks(unit="points", inaccuracy=0.5, mistake=1.0, blunder=2.0),
     short_match={"target": 10},
 )

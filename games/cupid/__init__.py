@@ -12,12 +12,13 @@ from games.cupid import sampler
 from games.cupid.describe import describe
 from games.cupid.presentation import PRESENTATION
 from games.cupid.rules import RULES, CupidState
-from games.kit.game import Game, Sampler
+from games.kit.game import Game, Marks, Sampler
 
 GAME: Game[CupidState] = Game(
     rules=RULES,
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    marks=Marks(unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0),
     short_match={"target": 40},
 )

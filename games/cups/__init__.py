@@ -12,11 +12,12 @@ from games.cups import sampler
 from games.cups.describe import describe
 from games.cups.presentation import PRESENTATION
 from games.cups.rules import RULES, CupsState
-from games.kit.game import Game, Sampler
+from games.kit.game import Game, Marks, Sampler
 
 GAME: Game[CupsState] = Game(
     rules=RULES,
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    marks=Marks(unit="cards", inaccuracy=1.0, mistake=2.0, blunder=4.0),
 )

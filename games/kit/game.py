@@ -7,6 +7,8 @@ Each game folder's ``__init__`` exports ``GAME``, a :class:`Game` made of
   after)``), the words the table's log, the review and the transcript all use;
 - ``sampler``: what the computer players may guess of the unseen cards (games.bots);
 - ``presentation``: the facts the pages and the client show;
+- ``marks``: the losses from which the computer's analysis of a match marks a decision
+  (games.bots.analysis);
 - ``short_match``: table options that make a match short (a low target, a single hand or
   round), for benchmarks that play many matches.
 
@@ -54,6 +56,18 @@ class Sampler(Generic[S]):
 
 
 @dataclass(frozen=True)
+class Marks:
+    """How the analysis (games.bots.analysis) marks a decision: the loss, in the game's
+    scoring ``unit`` (the sampler's ``standing``: "points", "cards"), from which it is an
+    inaccuracy, a mistake or a blunder. docs/rules/<game>.md says the same numbers."""
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+@dataclass(frozen=True)
 class Presentation:
     """What the lobby and the tables show of a game besides its rules.
 
@@ -76,6 +90,7 @@ class Game(Generic[S]):
     describe: Describer[S]
     sampler: Sampler[S]
     presentation: Presentation
+    marks: Marks
     short_match: Mapping[str, Any] = field(default_factory=dict)
 
     @property

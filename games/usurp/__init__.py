@@ -9,7 +9,7 @@ The rules for players are docs/rules/usurp.md.
 
 from __future__ import annotations
 
-from games.kit.game import Game, Sampler
+from games.kit.game import Game, Marks, Sampler
 from games.usurp import sampler
 from games.usurp.describe import describe
 from games.usurp.presentation import PRESENTATION
@@ -21,5 +21,6 @@ GAME: Game[UsurpState] = Game(
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    marks=Marks(unit="Game Points", inaccuracy=0.1, mistake=0.2, blunder=0.4),
     short_match={"game_points": 1},
 )

@@ -9,7 +9,7 @@ The rules for players are docs/rules/wifeswap.md.
 
 from __future__ import annotations
 
-from games.kit.game import Game, Sampler
+from games.kit.game import Game, Marks, Sampler
 from games.wifeswap import sampler
 from games.wifeswap.describe import describe
 from games.wifeswap.presentation import PRESENTATION
@@ -20,5 +20,6 @@ GAME: Game[WifeSwapState] = Game(
     describe=describe,
     sampler=Sampler(sample=sampler.sample, standing=sampler.standing, scale=sampler.SCALE),
     presentation=PRESENTATION,
+    marks=Marks(unit="points", inaccuracy=10.0, mistake=20.0, blunder=40.0),
     short_match={"rounds": 1},
 )

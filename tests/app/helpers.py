@@ -28,13 +28,16 @@ ONE_ADDRESS_MANY_PEOPLE = {
 
 
 def make_settings(url: str, tmp_path: Path, **overrides: Any) -> Settings:
-    """Settings for an app under test: computer players act at once, and comings and goings
-    are told at once (tests of the gathering set ``presence_delay`` themselves)."""
+    """Settings for an app under test: computer players act at once, comings and goings
+    are told at once (tests of the gathering set ``presence_delay`` themselves), and no
+    finished match is analysed (the analysis tests turn it on with
+    ``analysis_poll_seconds``)."""
+    defaults = {"bot_delay": 0.0, "presence_delay": 0.0, "analysis_poll_seconds": 0.0}
     return Settings(
         database_url=url,
         secret_key="test-secret",
         data_dir=tmp_path,
-        **{"bot_delay": 0.0, "presence_delay": 0.0, **ONE_ADDRESS_MANY_PEOPLE, **overrides},
+        **{**defaults, **ONE_ADDRESS_MANY_PEOPLE, **overrides},
     )
 
 

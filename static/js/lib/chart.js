@@ -1,6 +1,7 @@
-// chart.js — a rating's history as a small line chart in inline SVG (no library): one
+// chart.js — small line charts in inline SVG (no library). `lineChart`: a rating's history, one
 // point per rated match, the first and last ratings labelled, the highest and lowest on
-// the axis. The numbers come from the server; this only draws them.
+// the axis; `linesChart`: several series over the same steps (the review's expected scores).
+// The numbers come from the server; this only draws them.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -60,6 +61,63 @@ export function lineChart(values, label) {
     title.textContent = i === 0 ? `Start: ${v}` : `After match ${i}: ${v}`;
     dot.append(title);
     root.append(dot);
+  });
+  return root;
+}
+
+/**
+ * Several lines over the same steps, each in its own colour, on one axis.
+ * @param {number[][]} lines one array of values per line, all of the same length
+ * @param {{label: string, colors: string[], titles?: string[]}} options `label` for screen
+ *   readers; `titles[i]` names the step i for the dot's tooltip
+ */
+export function linesChart(lines, { label, colors, titles = [] }) {
+  const width = 320;
+  const height = 140;
+  const pad = 28;
+  const values = lines.flat();
+  const low = Math.min(0, ...values);
+  const high = Math.max(...values, low + 1);
+  const steps = Math.max(...lines.map((line) => line.length), 1);
+  const x = (i) => pad + (i * (width - 2 * pad)) / Math.max(steps - 1, 1);
+  const y = (v) => height - pad + 8 - ((v - low) * (height - 2 * pad)) / (high - low);
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    class: "chart lines-chart",
+    "aria-label": label,
+  });
+  root.append(
+    svg("line", { x1: pad, y1: y(low), x2: width - pad, y2: y(low), class: "axis" }),
+    svg("line", { x1: pad, y1: 8, x2: pad, y2: height - pad + 8, class: "axis" }),
+  );
+  for (const value of [high, low]) {
+    const text = svg("text", {
+      x: pad - 4,
+      y: y(value) + 4,
+      "text-anchor": "end",
+      class: "axis-label",
+    });
+    text.textContent = String(Math.round(value));
+    root.append(text);
+  }
+  lines.forEach((line, n) => {
+    root.append(
+      svg("polyline", {
+        points: line.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+        fill: "none",
+        stroke: colors[n % colors.length],
+        "stroke-width": 2,
+        "stroke-linejoin": "round",
+      }),
+    );
+    line.forEach((v, i) => {
+      const dot = svg("circle", { cx: x(i), cy: y(v), r: 2, fill: colors[n % colors.length] });
+      const title = svg("title");
+      title.textContent = `${titles[i] || `Step ${i + 1}`}: ${Math.round(v * 10) / 10}`;
+      dot.append(title);
+      root.append(dot);
+    });
   });
   return root;
 }

@@ -1,9 +1,10 @@
-// player.js — a player's page: each game they played (played, won, rating), the history
-// of each rating as a chart, and their matches a page at a time.
+// player.js — a player's page: each game they played (played, won, rating, average accuracy
+// by the computer's analysis), the history of each rating as a chart, and their matches a
+// page at a time.
 
 import { get } from "../lib/api.js";
 import { lineChart } from "../lib/chart.js";
-import { $, boot, formatDate, h, showError } from "../lib/dom.js";
+import { $, boot, formatDate, h, plural, showError } from "../lib/dom.js";
 import { matchItem } from "../lib/matches.js";
 import { initChrome } from "./common.js";
 
@@ -21,6 +22,17 @@ function gameRow(game) {
     h("td", {}, String(game.won)),
     h("td", { dataset: { rating: game.game } }, game.rating === null ? "—" : String(game.rating)),
     h("td", {}, String(game.rated_matches)),
+    h(
+      "td",
+      {
+        dataset: { accuracy: game.game },
+        title:
+          game.accuracy === null
+            ? "No match analysed yet"
+            : `Average over ${plural(game.analysed_matches, "analysed match", "analysed matches")}`,
+      },
+      game.accuracy === null ? "—" : `${game.accuracy}%`,
+    ),
   );
 }
 

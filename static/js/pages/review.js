@@ -1,9 +1,9 @@
 // review.js — step through a finished match move by move (GET /api/matches/{id}/review):
 // every hand shown, the move described (and who made it, where a computer stood in or the
 // clock played), the score progression drawn as a chart with a marker at the current move,
-// the table talk up to that move (what was said at this move marked) and the list of every
-// move (move-list.js), which shows a move when it is chosen. Keyboard: ← → step, Home/End
-// jump, Space plays.
+// the table talk up to that move (what was said at this move marked), the list of every
+// move (move-list.js), which shows a move when it is chosen, and the computer's analysis
+// beside it (review-analysis.js). Keyboard: ← → step, Home/End jump, Space plays.
 
 import { get } from "../lib/api.js";
 import { credited, playedBy } from "../lib/credit.js";
@@ -12,6 +12,7 @@ import { Table } from "../table/table.js";
 import { chatLine } from "../talk/line.js";
 import { initChrome } from "./common.js";
 import { MoveList } from "./move-list.js";
+import { reviewAnalysis } from "./review-analysis.js";
 
 initChrome();
 
@@ -33,6 +34,7 @@ let room = null;
 let playing = null;
 let talk = []; // what was said, each line with the version (move) it was said at
 let moveList = null;
+let analysis = null;
 
 function svg(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
@@ -171,6 +173,7 @@ function go(index, animate = true) {
   }
   drawTalk(step);
   moveList.current(step);
+  analysis?.show(step);
   $("#first-step").disabled = $("#prev-step").disabled = step === 0;
   $("#last-step").disabled = $("#next-step").disabled = step === frames.length - 1;
 }
@@ -295,6 +298,14 @@ async function init() {
     frames.map((_, index) => describe(index)),
     (index) => go(index),
   );
+  analysis = reviewAnalysis({
+    matchId: record.id,
+    seats,
+    colors: COLORS,
+    cardName: (code) => table.context({ room, view: frames[0].view, seat: null }).cardName(code),
+    moveText: describe,
+    go,
+  });
   facts();
   $("#review-talk").hidden = !talk.length;
   go(0, false);
