@@ -227,6 +227,15 @@ def serve_many(host: str, port: int, count: int) -> None:
     supervisor.stop_all()
 
 
+def reachable_host(host: str) -> str:
+    """The address a browser on this machine reaches a server listening on ``host`` by."""
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m app.serve", description=__doc__)
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
@@ -239,6 +248,10 @@ def main(argv: list[str]) -> None:
             f"Parlour will not start: {UVICORN_PROXIES} is not read; name the reverse "
             "proxies whose X-Forwarded-For is believed in TRUSTED_PROXIES instead."
         )
+    # Links in e-mails, webhooks and pushes lead where this server is reached unless
+    # PUBLIC_URL says otherwise (behind a proxy it must); the processes of --processes N
+    # inherit the first one's address.
+    os.environ.setdefault("PUBLIC_URL", f"http://{reachable_host(args.host)}:{args.port}")
     settings = settings_or_exit()
     if args.processes > 1 and not settings.redis_url:
         raise SystemExit("Several processes share the rooms through Redis: set REDIS_URL.")

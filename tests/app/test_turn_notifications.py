@@ -10,7 +10,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.helpers import Timed, room_of, state_at
+from tests.app.helpers import PASSWORD, Timed, eventually, room_of, state_at
+from tests.app.live_clients import UNLIMITED, Factory, Seat
 from tests.app.notifying import (
     account,
     deliver,
@@ -119,3 +120,64 @@ def test_a_turn_taken_before_its_notice_is_due_is_not_told(
         timed.advance(1)
         deliver(timed)
         assert mail.messages == [] and hook.requests == []
+
+
+def test_a_running_server_emails_and_posts_anns_turn_with_its_own_address(
+    live_server_factory: Factory,
+) -> None:
+    """As a person would see it: `python -m app.serve` with only SMTP configured (no
+    PUBLIC_URL), its delivery worker running by itself; Bob's move reaches Ann's mailbox
+    and webhook, each with the table's link at the address the server listens on."""
+    with smtp_server() as (mail, port), http_receiver() as hook:
+        server = live_server_factory(
+            SMTP_HOST="127.0.0.1",
+            SMTP_PORT=str(port),
+            EMAIL_CONFIRMATION="off",
+            NOTIFY_POLL_SECONDS="1",
+            **UNLIMITED,
+        )
+        ann, bob = Seat(server, "Ann"), Seat(server, "Bob")
+        for seat, username in ((ann, "ann"), (bob, "bob")):
+            body = {"username": username, "password": PASSWORD}
+            assert seat.http.post("/api/accounts", json=body).status_code == 201
+        saved = ann.http.put("/api/me/notifications", json=settings_for(hook.url("/hook")))
+        assert saved.status_code == 200, saved.text
+        room = ann.http.post(
+            "/api/rooms",
+            json={"game": "cupid", "seats": 2, "pace": "turn_based", "days_per_move": 1},
+        ).json()["id"]
+        assert bob.http.post(f"/api/rooms/{room}/join", json={}).status_code == 200
+        assert ann.http.post(f"/api/rooms/{room}/start").status_code == 200
+        people = {ann.http.get("/api/session").json()["user_id"]: ann}
+        people[bob.http.get("/api/session").json()["user_id"]] = bob
+
+        def awaited_now() -> str | None:
+            described = ann.http.get(f"/api/rooms/{room}").json()
+            held = [s["user_id"] for s in described["seats"] if s["deadline"] is not None]
+            return held[0] if held else None
+
+        for _ in range(40):
+            mover = awaited_now()
+            assert mover is not None, "the match ended before Bob handed Ann the turn"
+            seat = people[mover]
+            version = seat.http.get(f"/api/rooms/{room}").json()["version"]
+            seat.connect(room)
+            action = seat.state_at(version)["view"]["legal_actions"][-1]
+            seat.act(version, action)
+            seat.state_at(version + 1)
+            assert seat.ws is not None
+            seat.ws.close()
+            seat.states.clear()
+            if seat is bob and people.get(awaited_now() or "") is ann:
+                break
+        else:
+            raise AssertionError("Bob never handed Ann the turn")
+
+        link = f"{server.url}/rooms/{room}"
+        eventually(lambda: mail.messages and hook.requests, "Ann's e-mail and webhook", 60)
+        (message,) = mail.messages
+        assert message["To"] == "ann@example.org" and link in text_of(message)
+        (post,) = hook.requests
+        assert json.loads(post.body)["url"] == link
+        ann.close()
+        bob.close()
