@@ -132,6 +132,7 @@ function ensureTable() {
 function moveTo(id) {
   announce("Everyone accepted: the rematch starts.");
   history.pushState(null, "", `/rooms/${id}${watchOnly ? "/watch" : ""}`);
+  shownPath = location.pathname;
   room = null;
   table = null;
   tableWrap.replaceChildren();
@@ -139,8 +140,14 @@ function moveTo(id) {
   socket.moveTo(id);
 }
 
+// The room's address this page shows (a rematch moves it; a skip link only adds a #part).
+let shownPath = location.pathname;
+
 // Back (or forward) across a rematch the page moved to: show the room the address names.
-window.addEventListener("popstate", () => location.reload());
+// A skip link's #part pops state too, and changes no room.
+window.addEventListener("popstate", () => {
+  if (location.pathname !== shownPath) location.reload();
+});
 
 /** Your seat in the room as last described (null: watching). */
 function mySeat() {
