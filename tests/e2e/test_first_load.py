@@ -13,6 +13,8 @@ from websockets.sync.client import connect
 
 from tests.e2e.flows import post_json, settle, wait_table
 
+pytestmark = pytest.mark.e2e
+
 # Every layout shift the page makes that no input caused, from the navigation on (buffered),
 # summed as the browser's cumulative layout shift sums them.
 RECORD_SHIFTS = """

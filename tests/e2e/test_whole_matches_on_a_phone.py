@@ -269,7 +269,7 @@ def test_every_decision_of_a_match_fits_a_phone_and_is_accessible(pages: Any, ga
     expect(phone.locator(".table .result")).to_be_visible()
     settle(phone)
     phone.evaluate("window.scrollTo(0, 0)")
-    rematch = phone.locator('.table .result [data-key="rematch"]')
+    rematch = phone.locator('.table .result [data-key="rematch-propose"]')
     expect(rematch).to_be_in_viewport(ratio=1)
     pages.shot_viewport(phone, f"{game}-the-end")
     assert_accessible(phone, f"{game}: the end, on a phone")
