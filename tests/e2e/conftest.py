@@ -27,6 +27,17 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 import games
 from tests.e2e.flows import listen_to_wire
 
+E2E_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is a browser test, marked or not: `make test` runs them
+    apart from the server tests, whose processes must never start Playwright (its event
+    loop would then run in their main thread)."""
+    for item in items:
+        if E2E_DIR in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
