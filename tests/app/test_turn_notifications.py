@@ -5,6 +5,8 @@ webhook, each with the table's link; a turn taken before its notice is due is no
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from tests.app.notifying import (
     table_url,
     user_id,
 )
-from tests.app.receivers import http_receiver, smtp_server, text_of
+from tests.app.receivers import HttpReceiver, MailStore, http_receiver, smtp_server, text_of
 from tests.app.turn_based import turn_based_room
 
 DELAY = 20.0
@@ -73,7 +75,13 @@ def settings_for(hook_url: str) -> dict[str, Any]:
     }
 
 
-def test_bob_moving_tells_ann_by_email_and_webhook(database_url: str, tmp_path: Path) -> None:
+@contextmanager
+def ann_awaited_after_bobs_move(
+    database_url: str, tmp_path: Path
+) -> Iterator[tuple[Timed, TestClient, str, MailStore, HttpReceiver]]:
+    """A turn-based Cupid table where Bob's move has just made it Ann's turn (every move
+    before played at once), Ann's e-mail and webhook set; the app, Ann, the table and what
+    the SMTP server and the webhook's receiver got."""
     with (
         smtp_server() as (mail, port),
         http_receiver() as hook,
@@ -82,9 +90,13 @@ def test_bob_moving_tells_ann_by_email_and_webhook(database_url: str, tmp_path: 
         ann, bob = account(timed, "ann"), account(timed, "bob")
         assert ann.put("/api/me/notifications", json=settings_for(hook.url("/hook"))).is_success
         room, _ = turn_based_room(timed, [], people=[ann, bob], days=2)
-
         until_bob_hands_ann_the_turn(timed, ann, bob, room)
         written(timed)
+        yield timed, ann, room, mail, hook
+
+
+def test_bob_moving_tells_ann_by_email_and_webhook(database_url: str, tmp_path: Path) -> None:
+    with ann_awaited_after_bobs_move(database_url, tmp_path) as (timed, _, room, mail, hook):
         # Every turn before this one was taken at once: none of them is told.
         timed.advance(DELAY)
         deliver(timed)
@@ -101,17 +113,7 @@ def test_bob_moving_tells_ann_by_email_and_webhook(database_url: str, tmp_path: 
 def test_a_turn_taken_before_its_notice_is_due_is_not_told(
     database_url: str, tmp_path: Path
 ) -> None:
-    with (
-        smtp_server() as (mail, port),
-        http_receiver() as hook,
-        notifying_app(database_url, tmp_path, port, turn_notice_delay_seconds=DELAY) as timed,
-    ):
-        ann, bob = account(timed, "ann"), account(timed, "bob")
-        assert ann.put("/api/me/notifications", json=settings_for(hook.url("/hook"))).is_success
-        room, _ = turn_based_room(timed, [], people=[ann, bob], days=2)
-
-        until_bob_hands_ann_the_turn(timed, ann, bob, room)
-        written(timed)
+    with ann_awaited_after_bobs_move(database_url, tmp_path) as (timed, ann, room, mail, hook):
         timed.advance(DELAY - 1)
         deliver(timed)
         assert mail.messages == [] and hook.requests == []
