@@ -38,6 +38,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if E2E_DIR in item.path.parents:
             item.add_marker(pytest.mark.e2e)
 
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
