@@ -8,7 +8,7 @@ import asyncio
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bench.load.generator import Generator, ProtocolFactory, Table
 from bench.load.measure import (
@@ -72,6 +72,26 @@ class Result:
         return RssDrift(first, last, peak, (last - first) / minutes)
 
 
+async def start_tables(
+    gen: Generator, tables: list[tuple[str, int]], label: str, then: str
+) -> list[asyncio.Future[Any]]:
+    """Start playing every table; return once each is set up and connected once (or
+    failed), bounded in time, and say how many play and what comes ``then``."""
+    runners = [
+        asyncio.ensure_future(Table(gen, i, game, seats).run())
+        for i, (game, seats) in enumerate(tables)
+    ]
+    deadline = time.monotonic() + 120
+    while gen.started_tables + gen.failed_tables < len(tables) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    print(
+        f"  {label}: {gen.started_tables}/{len(tables)} tables playing; {then}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return runners
+
+
 async def drive(
     servers: list[Server],
     *,
@@ -89,21 +109,10 @@ async def drive(
     With several server processes, their CPU and memory are added up."""
     gen = Generator(servers, pace, protocol)
     proc = Processes([server.pid for server in servers])
-    runners = [
-        asyncio.ensure_future(Table(gen, i, game, seats).run())
-        for i, (game, seats) in enumerate(tables)
-    ]
-    want = sum(seats for _, seats in tables)
-    # Every table set up and connected once (or failed), bounded in time.
-    deadline = time.monotonic() + 120
-    while gen.started_tables + gen.failed_tables < len(tables) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    print(
-        f"  {label}: {gen.started_tables}/{len(tables)} tables playing; warm-up {warmup:g} s,"
-        f" then {duration:g} s measured",
-        file=sys.stderr,
-        flush=True,
+    runners = await start_tables(
+        gen, tables, label, f"warm-up {warmup:g} s, then {duration:g} s measured"
     )
+    want = sum(seats for _, seats in tables)
     await asyncio.sleep(warmup)
     if quiet_wait:
         await wait_for_quiet(proc, quiet_wait)

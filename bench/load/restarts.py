@@ -20,7 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.load.generator import Generator, ProtocolFactory, Table
+from bench.load.drive import start_tables
+from bench.load.generator import Generator, ProtocolFactory
 from bench.load.measure import percentile
 from bench.load.servers import Server
 
@@ -115,18 +116,11 @@ async def drive_restarts(
 ) -> RestartResult:
     """Play ``tables`` paced on ``servers``; after ``warmup`` restart each in turn."""
     gen = Generator(servers, pace, protocol, reconnect=True)
-    runners = [
-        asyncio.ensure_future(Table(gen, i, game, seats).run())
-        for i, (game, seats) in enumerate(tables)
-    ]
-    deadline = time.monotonic() + 120
-    while gen.started_tables + gen.failed_tables < len(tables) and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    print(
-        f"  {label}: {gen.started_tables}/{len(tables)} tables playing; warm-up {warmup:g} s,"
-        f" then each of {len(servers)} processes restarted in turn",
-        file=sys.stderr,
-        flush=True,
+    runners = await start_tables(
+        gen,
+        tables,
+        label,
+        f"warm-up {warmup:g} s, then each of {len(servers)} processes restarted in turn",
     )
     await asyncio.sleep(warmup)
     t0 = time.perf_counter()
