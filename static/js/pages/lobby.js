@@ -218,6 +218,22 @@ function hint(seated, free) {
   return `${free ? `Waiting for ${more}.` : "Waiting for the host to start."}${awayText}`;
 }
 
+/**
+ * Put `rows` in `list`, replacing only the rows that changed: a row replaced between the
+ * press and the release of its button loses the click, and the room is described again
+ * whenever anyone comes, goes or sits down — most often about another seat.
+ */
+function redrawRows(list, rows) {
+  const old = [...list.children];
+  if (old.length !== rows.length) {
+    list.replaceChildren(...rows);
+    return;
+  }
+  rows.forEach((row, i) => {
+    if (old[i].outerHTML !== row.outerHTML) old[i].replaceWith(row);
+  });
+}
+
 function render() {
   $("#lobby").hidden = false;
   $("#lobby-game").textContent = state.room.title;
@@ -236,7 +252,7 @@ function render() {
   const focusKey = document.activeElement?.dataset?.action
     ? `${document.activeElement.dataset.action}:${document.activeElement.dataset.seat}`
     : null;
-  list.replaceChildren(...state.room.seats.map(seatRow));
+  redrawRows(list, state.room.seats.map(seatRow));
   if (focusKey) {
     const [action, seat] = focusKey.split(":");
     const again = list.querySelector(`[data-action="${action}"][data-seat="${seat}"]`);

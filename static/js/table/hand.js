@@ -191,12 +191,17 @@ export class Hand {
     );
   }
 
-  /** After a redraw: follow the new hand's size and lay its cards out. */
-  attach() {
+  /**
+   * After a redraw: follow the new hand's size and lay its cards out — `now` when an
+   * animation is about to measure where the cards are; otherwise the observer does it as
+   * the browser lays the new hand out, before it is painted, so that no layout is forced
+   * in the middle of building the table.
+   */
+  attach({ now = true } = {}) {
     this.resizeObserver.disconnect();
     const hand = this.root.querySelector(".hand");
     if (hand) this.resizeObserver.observe(hand);
-    this.layout();
+    if (now) this.layout();
   }
 
   layout() {

@@ -186,7 +186,9 @@ export class Table {
     const previous = this.current;
     const ctx = this.context(frame);
     const errors = this.errors.visible();
-    const before = animate && !reducedMotion() ? snapshot(this.root) : null;
+    // The first frame has nothing to move from: no snapshot, no animation, and so no layout
+    // forced while the table is first built (the browser lays it out once, in its frame).
+    const before = animate && previous && !reducedMotion() ? snapshot(this.root) : null;
     const focus = this.hand.focusBefore();
     if (!quiet) {
       this.pendingSlot = null;
@@ -200,7 +202,7 @@ export class Table {
     this.root.replaceChildren(this.tableEl(ctx));
     this.root.setAttribute("aria-busy", "false");
     if (quiet) for (const [slot, text] of errors) this.showError(text, slot);
-    this.hand.attach();
+    this.hand.attach({ now: Boolean(before) });
     this.help.attach();
     this.hand.restoreFocus(focus);
     if (before) animateChanges(this.root, before, ctx, previous);

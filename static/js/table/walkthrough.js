@@ -23,13 +23,23 @@ export class Walkthrough {
     this.steps = steps.length ? [...steps, TABLE_STEP] : [];
     this.dialog = null;
     this.step = 0;
+    this.offered = false; // opening after the frame on screen is drawn
   }
 
   /** A new frame was drawn: open the walkthrough if this is a first match of the game. */
   offer(ctx) {
     if (ctx.mode !== "live" || ctx.me === null || ctx.view.over) return;
-    if (!this.steps.length || this.seen() || this.dialog?.open) return;
-    this.open();
+    if (!this.steps.length || this.seen() || this.dialog?.open || this.offered) return;
+    // Opened once the table is on screen, in a task of its own: the table's first drawing
+    // and the dialog's are each a phone's long task, and together they would hold the page
+    // unresponsive for both.
+    this.offered = true;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.offered = false;
+        if (!this.seen() && !this.dialog?.open) this.open();
+      }),
+    );
   }
 
   seen() {
