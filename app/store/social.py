@@ -9,6 +9,9 @@ from sqlalchemy.orm import Session
 
 from app.models import Block, Friendship, Invitation, Room, Seat, User, utcnow
 
+# The statuses of a table that is over (as app/rooms/records.py's ENDED).
+ENDED = ("finished", "closed", "abandoned")
+
 # --- friendships ---------------------------------------------------------------------------
 
 
@@ -199,15 +202,12 @@ def _open_invitations(session: Session, *conditions: object) -> list[OpenInvitat
 
 
 def invitations_to(*, session: Session, user_id: str) -> list[OpenInvitation]:
-    """A person's open invitations, oldest first; those whose table started, ended or
-    filled up are deleted."""
+    """A person's open invitations, oldest first. Those whose table is over are deleted;
+    those whose table started or filled up are kept (not listed) until answered, so that
+    accepting one says why it cannot be."""
+    ended = select(Room.id).where(Room.status.in_(ENDED)).scalar_subquery()
     session.execute(
-        delete(Invitation).where(
-            Invitation.to_id == user_id,
-            Invitation.id.not_in(
-                [i.id for i in _open_invitations(session, Invitation.to_id == user_id)]
-            ),
-        )
+        delete(Invitation).where(Invitation.to_id == user_id, Invitation.room_id.in_(ended))
     )
     session.commit()
     return _open_invitations(session, Invitation.to_id == user_id)
