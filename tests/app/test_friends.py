@@ -92,3 +92,19 @@ def test_asks_and_acceptances_reach_the_open_pages_at_once(new_client: NewClient
         assert ada_page.receive_json() == {"type": "friend_accepted", "by": "Bob"}
         bob_page.send_json({"type": "ping"})
         assert bob_page.receive_json() == {"type": "pong"}
+
+
+def test_the_live_channel_closes_when_its_session_ends_and_needs_one(
+    new_client: NewClient,
+) -> None:
+    ada = account(new_client, "Ada")
+    with ada.websocket_connect("/ws/me") as page:
+        page.send_json({"type": "ping"})
+        assert page.receive_json() == {"type": "pong"}
+        assert ada.post("/api/logout").is_success
+        closed = page.receive()
+        assert closed["type"] == "websocket.close" and closed["code"] == 4401
+    nobody = new_client(None)
+    with nobody.websocket_connect("/ws/me") as page:
+        assert page.receive_json()["code"] == "no_session"
+        assert page.receive()["code"] == 4401
