@@ -51,11 +51,9 @@ class Blocks:
 
     async def may_sit(self, room: LiveRoom, user_id: str) -> None:
         """Refuse a seat to someone the host, or a person seated, blocked."""
-        around = {holder.person for holder in room.seats if holder is not None}
-        around.add(room.host_id)
-        around.discard(None)
-        around.discard(user_id)
-        people = {person for person in around if person is not None}
+        people = {room.host_id}
+        people.update(h.person for h in room.seats if h is not None and h.person is not None)
+        people.discard(user_id)
         blockers = await self.database.call(
             social_store.blockers_among, blocked_id=user_id, user_ids=people
         )
