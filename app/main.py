@@ -28,7 +28,7 @@ from app.chat.service import Chat
 from app.cluster.cluster import Cluster
 from app.cluster.redis_clients import event_loop_client, lease_keeper_client
 from app.config import Settings, get_settings
-from app.connections.hub import Hub
+from app.connections.hub import SERVICE_RESTART, Hub
 from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.departure import Departure
@@ -53,20 +53,24 @@ from app.rooms.storage import RoomStorage
 from app.rooms.thinking import Thinkers
 from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
+from app.routes import friends as friends_api
 from app.routes import games as games_api
+from app.routes import invitations as invitations_api
+from app.routes import live, notification_pages, operations, pages, ws
 from app.routes import matches as matches_api
-from app.routes import notification_pages, operations, pages, ws
 from app.routes import notifications as notifications_api
 from app.routes import players as players_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
 from app.routes import tables as tables_api
+from app.social.service import Social
 from app.store.database_thread import DatabaseThread
 
 log = logging.getLogger("parlour")
 
 
 WS_PATH = re.compile(r"/ws/rooms/(?P<room_id>[^/]+)")
+LIVE_PATH = "/ws/me"
 
 
 class ParlourApp:
@@ -92,8 +96,11 @@ class ParlourApp:
         )
 
     async def depart(self) -> None:
-        """The process is stopping: hand the rooms and sockets on (app/departure.py)."""
+        """The process is stopping: hand the rooms and sockets on (app/departure.py), and
+        tell every live channel's page to reconnect (to another process)."""
         await self.departure()
+        for socket in self.app.state.social.live.sockets():
+            socket.close(SERVICE_RESTART, "server restarting")
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
@@ -107,6 +114,10 @@ class ParlourApp:
             if match is not None:
                 scope["app"] = self.app
                 await ws.play(WebSocket(scope, receive, send), match["room_id"])
+                return
+            if scope["path"] == LIVE_PATH:
+                scope["app"] = self.app
+                await live.listen(WebSocket(scope, receive, send))
                 return
         await self.guarded(scope, receive, send)
 
@@ -131,6 +142,7 @@ class Services:
     notifications: Notifications
     cluster: Cluster | None
     analyst: Analyst
+    social: Social
 
 
 def build_services(
@@ -172,6 +184,12 @@ def build_services(
     rooms.registry.on_release(chat.room_released)
     if cluster is not None:
         cluster.attach(rooms, chat)
+    social = Social.build(database, hub, rooms)
+    social.live.live_sessions = auth.live_sessions
+    if cluster is not None:
+        # What the live channel tells, and whose talk people hide, reach every process.
+        cluster.people.attach(social.live, social.hiding.apply)
+        social.hiding.relay = cluster.people
     hashing = HashingPool(settings.hash_workers, settings.hash_queue)
     sweeper = GuestSweeper(
         database.sessions, idle_days=settings.guest_idle_days, every=settings.guest_sweep_seconds
@@ -198,6 +216,7 @@ def build_services(
         notifications,
         cluster,
         analyst,
+        social,
     )
 
 
@@ -232,8 +251,19 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         loop = asyncio.get_running_loop()
         # Ending a session, here or in another process, closes its open sockets here.
         session_ends = SessionEnds(hub, auth.live_sessions, loop)
-        auth.on_forget_user = session_ends.user_forgotten
-        auth.on_forget_all = session_ends.all_forgotten
+        live_channel = services.social.live
+
+        def user_forgotten(user_id: str) -> None:
+            session_ends.user_forgotten(user_id)
+            # The live channel's sockets close with their session too.
+            asyncio.run_coroutine_threadsafe(live_channel.check_sessions(user_id), loop)
+
+        def all_forgotten() -> None:
+            session_ends.all_forgotten()
+            asyncio.run_coroutine_threadsafe(live_channel.check_sessions(None), loop)
+
+        auth.on_forget_user = user_forgotten
+        auth.on_forget_all = all_forgotten
         _app.state.session_ends = session_ends
         watchdog = loop.create_task(hub.watch_for_stuck_clients())
         sweeper = services.guest_sweeper
@@ -293,6 +323,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.readiness_probes = readiness_probes(services)
     state.notifications = services.notifications
     state.analyst = services.analyst
+    state.social = services.social
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:
@@ -318,6 +349,8 @@ def mount_routes(app: FastAPI) -> None:
         players_api,
         notifications_api,
         tables_api,
+        friends_api,
+        invitations_api,
     )
     for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)

@@ -329,7 +329,8 @@ class OutboxItem(Base):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     # "email", "webhook" or "push".
     channel: Mapped[str] = mapped_column(String(10))
-    # "turn", "reminder", "ended", or "confirm" (an address's confirmation link).
+    # "turn", "reminder", "ended", "invited" (to a seat), or "confirm" (an address's
+    # confirmation link).
     kind: Mapped[str] = mapped_column(String(10))
     room_id: Mapped[str | None] = mapped_column(String(32), default=None)
     game: Mapped[str | None] = mapped_column(String(20), default=None)
@@ -363,3 +364,52 @@ class MatchAnalysis(Base):
     done_at: Mapped[datetime | None] = mapped_column(default=None)
     decisions: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     accuracy: Mapped[dict[str, float] | None] = mapped_column(JSON, default=None)
+
+
+# --- Friends, invitations and blocks (app/social/) ------------------------------------------
+
+
+class Friendship(Base):
+    """An ask of friendship from ``from_id`` to ``to_id``: pending until the other accepts
+    (``accepted_at``). One row per pair, whoever asked first; declining or removing deletes
+    it."""
+
+    __tablename__ = "friendships"
+
+    from_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    to_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    accepted_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Block(Base):
+    """``blocker_id`` blocked ``blocked_id``: no friendship, no invitation, no seat at the
+    blocker's tables, and none of the blocked person's chat delivered to the blocker."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Invitation(Base):
+    """A host's invitation of ``to_id`` to a seat at ``room_id``; deleted once accepted or
+    declined, and no longer offered once the table has started, ended or filled up."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("room_id", "to_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    from_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    to_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -46,3 +46,13 @@ class Channels:
     def presence_key(self, room_id: str) -> str:
         """Who is connected to a room through each process, for a process joining late."""
         return f"{self.prefix}:presence:{room_id}"
+
+    @property
+    def people(self) -> str:
+        """Word for people wherever their pages are connected: what the live channel tells
+        them (app/social/live.py), and whose talk they hide after a block."""
+        return f"{self.prefix}:people"
+
+    def online_key(self, user_id: str) -> str:
+        """The processes through which a person has a live socket open (a hash)."""
+        return f"{self.prefix}:online:{user_id}"

@@ -21,6 +21,9 @@ process accepts any request for any room:
   (app/cluster/leases.py) and takes over the rooms whose owner is gone
   (app/cluster/upkeep.py), so a dead owner's tables play on within its lease time plus a
   second;
+- what the live channel tells a person (app/social/live.py) goes out on the people
+  channel, and each process delivers it to the person's pages connected through it
+  (app/cluster/people.py);
 - a user whose sessions ended or who changed (a logout, a sign-up, a new name) is named on
   the sessions channel, and every process forgets its cached identities
   (app/people/sessions.py); after an outage of Redis every process forgets them all.
@@ -45,6 +48,7 @@ from app.cluster.bus import RedisBus
 from app.cluster.calls import Calls
 from app.cluster.channels import Channels
 from app.cluster.leases import Leases
+from app.cluster.people import PeopleRelay
 from app.cluster.presence import ClusterPresence, Here
 from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
@@ -88,6 +92,7 @@ class Cluster:
         self.presence = ClusterPresence(hub, self.process_id, redis, self.bus, self.channels)
         self.calls = Calls(self.bus, self.channels, self.process_id, CALL_TIMEOUT)
         self.talk = Talk(self.bus, self.channels, self.process_id)
+        self.people = PeopleRelay(redis, self.bus, self.channels, self.process_id)
         self._rooms: Rooms | None = None
         self._chat: Listener | None = None
         self._follower: Follower | None = None
@@ -137,7 +142,7 @@ class Cluster:
     async def start(self) -> None:
         """Returns once this process's inbox listens (or after a lease's time without
         Redis): until then a forwarded verb, or the answer to one, would be lost."""
-        own = {self.channels.inbox(self.process_id), self.channels.sessions}
+        own = {self.channels.inbox(self.process_id), self.channels.sessions, self.channels.people}
         self.bus.start({*own, self.channels.handovers})
         self.leases.start()
         loop = asyncio.get_running_loop()
@@ -193,6 +198,7 @@ class Cluster:
 
     async def close(self) -> None:
         await self._stop_upkeep()
+        await self.people.close()
         await asyncio.to_thread(self.leases.stop)
         with contextlib.suppress(RedisError, OSError):
             for room_id in self.leases.held():
@@ -387,6 +393,8 @@ class Cluster:
         elif kind == "forget_user":
             if message["from"] != self.process_id:
                 self.on_forget_user(message["user"])
+        elif kind in ("person", "hides"):
+            self.people.heard(message)
         elif kind == "talk":
             room = self.rooms.registry.held(channel.rsplit(":", 1)[1])
             self.talk.heard(room, message, self.chat)
@@ -444,6 +452,7 @@ class Cluster:
         identities are forgotten, since word of ended sessions may have been missed; every
         room's recent chat is read again and sent anew to its connections."""
         self.on_forget_all()
+        self.people.caught_up()
         self._noticed.clear()
         for room in self.rooms.registry.rooms():
             if room.owned:

@@ -8,7 +8,8 @@ always gets the newest version), and a connection whose queue of other messages 
 is closed as too slow.
 
 Chat lines and reactions (app/chat) go out through the same queue, each to the
-connections that may read its channel, and never coalesce. On connect, and whenever the
+connections that may read its channel — save those whose person blocked the speaker
+(``Connection.hides``, app/social/hiding.py) — and never coalesce. On connect, and whenever the
 channels a connection reads change (it took a seat, the host opened or closed the
 watchers' channel to the players), it is sent the room's recent messages it may read.
 
@@ -22,6 +23,7 @@ import asyncio
 from collections import Counter, deque
 from collections.abc import Callable
 
+import orjson
 from starlette.websockets import WebSocket
 
 from app.chat.access import readable
@@ -100,6 +102,8 @@ class Connection:
         self.chat_channels: frozenset[str] | None = None
         # Whether its player chose to read the watchers' channel (app/chat/access.py).
         self.reads_watchers = False
+        # The people its person blocked: their lines and reactions are not sent here.
+        self.hides: frozenset[str] = frozenset()
         # Since when a send has been waiting for the client to read (None: not waiting);
         # the hub's watchdog drops a connection stuck longer than SEND_TIMEOUT.
         self.sending_since: float | None = None
@@ -136,10 +140,17 @@ class Connection:
 
     def tell(self, spoken: Spoken) -> None:
         """A chat line or a reaction: sent if this connection may read its channel."""
-        if self.closed:
+        if self.closed or (self.hides and spoken.body.get("user_id") in self.hides):
             return
         if spoken.channel is None or spoken.channel in self.readable():
             self._push(["chat", spoken.text, ""])
+
+    def hide(self, people: frozenset[str]) -> None:
+        """Its person's blocks changed: hide these people's lines from now on, and send
+        the recent chat again without them."""
+        if people != self.hides:
+            self.hides = people
+            self.send_chat_log(again=True)
 
     def readable(self) -> frozenset[str]:
         """The chat channels this connection reads now."""
@@ -159,7 +170,11 @@ class Connection:
         if channels == self.chat_channels and not again:
             return
         self.chat_channels = channels
-        self._push(["chat", self._chat.log_text(channels), ""])
+        if self.hides:
+            kept = [m for m in self._chat.log(channels) if m.get("user_id") not in self.hides]
+            self._push(["chat", orjson.dumps({"type": "chat_log", "messages": kept}).decode(), ""])
+        else:
+            self._push(["chat", self._chat.log_text(channels), ""])
 
     def _replace_waiting(self, kind: str, text: str) -> bool:
         """Put ``text`` in place of an update of ``kind`` still waiting after the last reply."""

@@ -268,6 +268,7 @@ STYLESHEETS = [
     "pages",
     "talk",
     "accounts",
+    "social",
     "phone",
     "aids",
 ]

@@ -102,6 +102,12 @@ class RoomSettingsIn(Strict):
     watchers_chat: bool
 
 
+class InvitationIn(Strict):
+    """Whom the host invites to a seat (a username)."""
+
+    username: str = Field(min_length=1, max_length=40)
+
+
 # --- WebSocket: client -> server ------------------------------------------------------
 
 

@@ -11,14 +11,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.models import NotificationSettings
-from app.notifications.wording import ENDED, REMINDER, TURN
-from app.rooms.signals import DeadlineNear, MatchEnded, Signal, TurnAwaits
+from app.notifications.wording import ENDED, INVITED, REMINDER, TURN
+from app.rooms.signals import DeadlineNear, Invited, MatchEnded, Signal, TurnAwaits
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
 from app.store import push_subscriptions as push_store
 
-# The settings' per-event column suffix of each kind.
-EVENT_FLAGS = {TURN: "turns", REMINDER: "reminders", ENDED: "endings"}
+# The settings' per-event column suffix of each kind. An invitation is a seat waiting for
+# the person, as a turn is: it goes out on the channels that tell turns.
+EVENT_FLAGS = {TURN: "turns", REMINDER: "reminders", ENDED: "endings", INVITED: "turns"}
 
 
 def kind_of(signal: Signal) -> str:
@@ -26,12 +27,16 @@ def kind_of(signal: Signal) -> str:
         return TURN
     if isinstance(signal, DeadlineNear):
         return REMINDER
+    if isinstance(signal, Invited):
+        return INVITED
     return ENDED
 
 
 def details_of(signal: Signal) -> dict[str, Any]:
     if isinstance(signal, MatchEnded):
         return {"summary": signal.summary}
+    if isinstance(signal, Invited):
+        return {"from": signal.by, "invitation": signal.invitation_id}
     return {"deadline": iso_utc(signal.deadline)}
 
 

@@ -8,9 +8,15 @@ from typing import Any
 
 import games
 
-# Outbox kinds (app/models.py OutboxItem.kind) of the three signals, and their subjects.
+# Outbox kinds (app/models.py OutboxItem.kind) of the four signals, and their subjects.
 TURN, REMINDER, ENDED, CONFIRM = "turn", "reminder", "ended", "confirm"
-HEADINGS = {TURN: "Your turn", REMINDER: "Your time is nearly out", ENDED: "A match ended"}
+INVITED = "invited"
+HEADINGS = {
+    TURN: "Your turn",
+    REMINDER: "Your time is nearly out",
+    ENDED: "A match ended",
+    INVITED: "An invitation to a table",
+}
 
 
 def game_title(game: str | None) -> str:
@@ -33,6 +39,8 @@ def line(kind: str, game: str | None, details: dict[str, Any]) -> str:
     if kind == TURN:
         due = deadline_text(details.get("deadline"))
         return f"It is your turn at {title}" + (f" (until {due})." if due else ".")
+    if kind == INVITED:
+        return f"{details.get('from') or 'Someone'} invites you to a seat at {title}."
     if kind == REMINDER:
         return f"Your time to move at {title} runs out at {deadline_text(details['deadline'])}."
     summary = str(details.get("summary") or "").strip()

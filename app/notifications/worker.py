@@ -11,7 +11,8 @@ processes can run workers on one database and never deliver one row twice, and t
 - **push**: one message per subscription; one the push service says is gone is deleted.
 
 Before anything goes, the worker asks whether it still has a reason to: the person is not
-looking at the table, and for a turn or a reminder is still awaited there. A failed
+looking at the table, for a turn or a reminder is still awaited there, and for an
+invitation it is still open (not answered, and its table still waits for players). A failed
 delivery is put back with exponential backoff (app/notifications/retries.py); a process
 that dies mid-round leaves its rows to be claimed again when their lease ends.
 """
@@ -42,6 +43,7 @@ from app.rooms.time_source import TimeSource, stamp
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
 from app.store import push_subscriptions as push_store
+from app.store import social as social_store
 from app.store.database_thread import DatabaseThread
 
 log = logging.getLogger("parlour.notifications")
@@ -180,6 +182,10 @@ class DeliveryWorker:
             return True
         if await self.looking.is_looking(row.user_id, row.room_id):
             return False
+        if row.kind == wording.INVITED:
+            invitation = str(row.details.get("invitation") or "")
+            found = await self.database.call(social_store.open_invitation, invitation_id=invitation)
+            return found is not None and found.to_id == row.user_id
         if row.kind in (wording.TURN, wording.REMINDER):
             deadline = row.details.get("deadline")
             return await self.turns.awaits(

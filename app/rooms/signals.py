@@ -1,5 +1,5 @@
 """What the rooms tell the notification channels: a person's turn began, their time is nearly
-out, their match ended.
+out, their match ended — and, from app/social/, that a host invited them to a seat.
 
 The rooms emit these after the change is committed; the notification outbox decides whether,
 when and how the person hears of it (e-mail, Web Push, webhook). Emitting never blocks play.
@@ -40,7 +40,19 @@ class MatchEnded:
     summary: str
 
 
-Signal = TurnAwaits | DeadlineNear | MatchEnded
+@dataclass(frozen=True, slots=True)
+class Invited:
+    """`by` (a name) invited `user_id`, who had no Parlour page open, to a seat at `room_id`;
+    `invitation_id` is the invitation, told only while it is still open."""
+
+    user_id: str
+    room_id: str
+    game: str
+    by: str
+    invitation_id: str
+
+
+Signal = TurnAwaits | DeadlineNear | MatchEnded | Invited
 
 
 class Signals(Protocol):

@@ -227,6 +227,17 @@ def tables(request: Request) -> Response:
     )
 
 
+@router.get("/friends", response_class=HTMLResponse)
+def friends(request: Request) -> Response:
+    return _page(
+        request,
+        "friends.html",
+        {"page": "friends"},
+        title="Friends",
+        description="Your friends on Parlour: who is here and at which table; asks and blocks.",
+    )
+
+
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> Response:
     return _page(

@@ -80,9 +80,16 @@ async def get_room(room_id: str, rooms: LiveRooms) -> dict[str, Any]:
 
 @router.post("/{room_id}/join")
 async def join_room(
-    room_id: str, user: CurrentUser, rooms: LiveRooms, body: SeatIn | None = None
+    room_id: str,
+    request: Request,
+    user: CurrentUser,
+    rooms: LiveRooms,
+    body: SeatIn | None = None,
 ) -> dict[str, Any]:
     room = await rooms.get(room_id)
+    if room.seat_of(user.id) is None:
+        # Not at a table whose host or players blocked the person (they are not told why).
+        await request.app.state.social.blocks.may_sit(room, user.id)
     seat = await rooms.join(
         room,
         user_id=user.id,

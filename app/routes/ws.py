@@ -171,6 +171,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             person(user_id)  # the socket's log lines name whom it acts for
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
+        # Whose lines and reactions this person never gets: those they blocked.
+        hides = await state.social.hiding.blocked(user_id) if user_id else frozenset()
     except Refusal as error:
         await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
@@ -199,6 +201,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         chat=chat.recent_of(room),
         session_id=session_id,
     )
+    connection.hides = hides
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)

@@ -1,9 +1,10 @@
 // common.js — what every page shares: the "your name" dialog in the header, the account
-// controls (account.js) and the connection indicator. Pages import initChrome() and
+// controls (account.js), the live channel's news (live.js) and the connection indicator. Pages import initChrome() and
 // setConnection().
 
 import { onSessionStarted, post, sessionStarted } from "../lib/api.js";
 import { $, announce, boot, showError } from "../lib/dom.js";
+import { initLive } from "../lib/live.js";
 import { initAccount } from "./account.js";
 
 const listeners = [];
@@ -47,6 +48,7 @@ export function initChrome() {
   user = boot().user || null;
   onSessionStarted(becomes);
   initAccount();
+  initLive(user);
   const dialog = $("#name-dialog");
   const button = $("#who-name");
   const input = $("#name-input");

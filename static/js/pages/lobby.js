@@ -1,5 +1,5 @@
 // lobby.js — the room's lobby while seats fill: the game and its rules, the invite link
-// and code (with a copy button), the table's options, the seats (sit here, add a computer
+// and code (with a copy button), inviting a player by username (the host), the table's options, the seats (sit here, add a computer
 // player of a chosen level, remove someone, for the host), your name before you sit, start and leave, and a
 // hint saying what the table waits for (or that the host is away, and what happens then). Every refusal is shown next to the seat or button
 // that caused it.
@@ -283,6 +283,8 @@ function render() {
   const free = state.room.seats.filter((s) => !s.name).length;
   const start = $("#start-btn");
   start.hidden = !isHost(state.room);
+  // The host may invite a player by name while a seat is free.
+  $("#invite-person").hidden = !isHost(state.room) || free === 0;
   $("#leave-btn").hidden = seated === null;
   $("#lobby-hint").textContent = hint(seated, free);
 }
@@ -309,6 +311,20 @@ export function initLobby({ watchOnly }) {
     announce(status.textContent);
   });
   $("#invite-url").addEventListener("focus", (event) => event.target.select());
+  $("#invite-person").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("#invite-name");
+    const name = input.value.trim();
+    showError($("#invite-error"), null);
+    try {
+      const sent = await post(`/rooms/${state.room.id}/invitations`, { username: name });
+      $("#invite-status").textContent = `Invited ${sent.username}.`;
+      announce($("#invite-status").textContent);
+      input.value = "";
+    } catch (err) {
+      showError($("#invite-error"), err.message);
+    }
+  });
   $("#start-btn").addEventListener("click", () =>
     lobbyCall("start", () => post(`/rooms/${state.room.id}/start`)),
   );

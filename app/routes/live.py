@@ -1,0 +1,83 @@
+"""The live channel's socket, /ws/me (served by app.main.ParlourApp): every open page of a
+person holds one, and is told what concerns them wherever it happens (invitations, asks of
+friendship, a moderator's word; docs/protocol.md, "The live channel").
+
+The server speaks; the page only pings (``{"type": "ping"}`` → ``{"type": "pong"}``).
+It needs a session; the socket closes when that session ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+from fastapi import WebSocket
+
+from app.config import Settings
+from app.http.guards import origin_allowed
+from app.observability.context import person
+from app.routes.ws import FOREIGN_ORIGIN_CLOSE, POLICY_VIOLATION, TRY_AGAIN_LATER, error_message
+from app.social.live import SIGNED_OUT_CLOSE, LiveSocket
+from app.social.service import Social
+from app.store.outage import is_outage
+
+PONG = '{"type":"pong"}'
+
+
+async def listen(websocket: WebSocket) -> None:
+    """Serve one page's live socket until it closes."""
+    state = websocket.app.state
+    settings: Settings = state.settings
+    social: Social = state.social
+    if not origin_allowed(websocket.headers, state.allowed_origins):
+        await websocket.close(code=FOREIGN_ORIGIN_CLOSE)
+        return
+    try:
+        identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
+    except Exception as error:
+        if not is_outage(error):
+            raise
+        await websocket.accept()
+        await websocket.close(code=TRY_AGAIN_LATER)
+        return
+    if identity is None:
+        await websocket.accept()
+        await websocket.send_text(
+            error_message("no_session", "Start a session first (POST /api/session).")
+        )
+        await websocket.close(code=SIGNED_OUT_CLOSE)
+        return
+    person(identity.id)
+    socket = LiveSocket(websocket, identity.id, identity.session_id)
+    social.live.add(socket)
+    try:
+        await websocket.accept()
+        socket.start()
+        await serve(websocket, socket, settings)
+    except asyncio.CancelledError:
+        raise
+    finally:
+        social.live.remove(socket)
+        await socket.finish()
+
+
+async def serve(websocket: WebSocket, socket: LiveSocket, settings: Settings) -> None:
+    """Answer pings until the page goes; anything else is refused (and a flood closes)."""
+    refused = 0
+    while not socket.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            break
+        text = message.get("text")
+        try:
+            parsed = orjson.loads(text) if text and len(text) < 256 else None
+        except orjson.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict) and parsed.get("type") == "ping":
+            socket.send(PONG)
+            continue
+        refused += 1
+        if refused > settings.max_rate_violations:
+            socket.close(POLICY_VIOLATION, "flooding")
+            break
+        socket.send(error_message("bad_message", "This socket only takes pings."))

@@ -1,0 +1,29 @@
+"""Finding the account a username names, as friends, invitations and blocks need it."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from app import store
+from app.models import User
+from app.people.confusables import name_key
+from app.refusal import Refusal
+
+
+def player_not_found(username: str) -> Refusal:
+    """The answer for an unknown name — and for someone who blocked the asker, so that a
+    block cannot be told from a name nobody has."""
+    return Refusal("player_not_found", f"There is no player called {username}.", 404)
+
+
+def account_named(session: Session, username: str) -> User:
+    """The account ``username`` names (look-alike spellings find it too); 404 otherwise."""
+    user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+    if user is None or user.username is None:
+        raise player_not_found(username)
+    return user
+
+
+def not_yourself(user: User, me: str, what: str) -> None:
+    if user.id == me:
+        raise Refusal("not_yourself", f"You cannot {what} yourself.", 422)

@@ -1,0 +1,137 @@
+"""Invitations to a seat: the host names a person (a friend or any account); the invitee
+hears of it at once on every open page (the live channel), or through the notification
+channels when no page of theirs is open (an ``Invited`` signal, app/notifications/);
+accepting takes a seat, declining tells the host.
+
+An invitation lives as long as its table waits for players with a seat free: once the
+match starts, the table ends or is closed, it is no longer listed nor accepted (410
+``invitation_expired``), and the rows are cleared as the invitee's list is read.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.models import Invitation
+from app.people.sessions import Identity
+from app.refusal import Refusal
+from app.rooms import LiveRoom, Rooms
+from app.rooms.lobby import check_host
+from app.rooms.signals import Invited
+from app.social.accounts import account_named, not_yourself, player_not_found
+from app.social.blocks import Blocks
+from app.social.live import LiveChannel
+from app.store import social as social_store
+from app.store.database_thread import DatabaseThread
+from app.store.social import OpenInvitation
+
+
+def wire(invitation: OpenInvitation) -> dict[str, Any]:
+    return {
+        "id": invitation.id,
+        "room_id": invitation.room_id,
+        "game": invitation.game,
+        "from": invitation.from_name,
+    }
+
+
+def not_found() -> Refusal:
+    return Refusal("invitation_not_found", "There is no such invitation for you.", 404)
+
+
+def table_open(room: LiveRoom) -> None:
+    """Refuse an invitation to a table that no longer waits for players."""
+    if room.status != "waiting":
+        raise Refusal("not_waiting", "This table is no longer waiting for players.")
+    if all(holder is not None for holder in room.seats):
+        raise Refusal("room_full", "Every seat is taken.")
+
+
+class Invitations:
+    def __init__(
+        self, database: DatabaseThread, rooms: Rooms, live: LiveChannel, blocks: Blocks
+    ) -> None:
+        self.database = database
+        self.rooms = rooms
+        self.live = live
+        self.blocks = blocks
+
+    async def invite(self, me: Identity, room: LiveRoom, username: str) -> dict[str, Any]:
+        """The host invites an account to a seat at ``room``."""
+        check_host(room, me.id)
+        table_open(room)
+        seated = {holder.person for holder in room.seats if holder is not None}
+        host_name = me.username or me.name
+
+        def work(session: Session) -> tuple[str, OpenInvitation]:
+            user = account_named(session, username)
+            if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
+                raise player_not_found(username)
+            not_yourself(user, me.id, "invite")
+            if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
+                raise Refusal(
+                    "player_blocked", f"You blocked {user.username}: unblock them first.", 409
+                )
+            if user.id in seated:
+                raise Refusal("already_seated", f"{user.username} already sits at this table.")
+            stored = social_store.add_invitation(
+                session=session,
+                invitation=Invitation(
+                    id=secrets.token_hex(8), room_id=room.id, from_id=me.id, to_id=user.id
+                ),
+            )
+            made = OpenInvitation(stored.id, room.id, room.rules.name, me.id, host_name, user.id)
+            return str(user.username), made
+
+        invitee, invitation = await self.database.run(work)
+        online = await self.live.online({invitation.to_id})
+        self.live.tell(invitation.to_id, {"type": "invitation", "invitation": wire(invitation)})
+        if not online:
+            self.rooms.signals.emit(
+                Invited(invitation.to_id, room.id, room.rules.name, host_name, invitation.id)
+            )
+        return {**wire(invitation), "username": invitee}
+
+    async def listed(self, me: Identity) -> dict[str, Any]:
+        found = await self.database.call(social_store.invitations_to, user_id=me.id)
+        return {"invitations": [wire(invitation) for invitation in found]}
+
+    async def _mine(self, me: Identity, invitation_id: str) -> OpenInvitation:
+        """The caller's open invitation; 404 if it is not theirs, 410 if its table moved on
+        (it is then deleted)."""
+        found = await self.database.call(social_store.open_invitation, invitation_id=invitation_id)
+        if found is not None and found.to_id == me.id:
+            return found
+        row = await self.database.call(social_store.invitation, invitation_id=invitation_id)
+        if row is None or row.to_id != me.id:
+            raise not_found()
+        await self.database.call(social_store.drop_invitation, invitation_id=invitation_id)
+        raise Refusal("invitation_expired", "That table is no longer waiting for players.", 410)
+
+    async def accept(self, me: Identity, invitation_id: str) -> dict[str, Any]:
+        """Take a seat at the invitation's table; the host hears of it."""
+        invitation = await self._mine(me, invitation_id)
+        room = await self.rooms.get(invitation.room_id)
+        await self.blocks.may_sit(room, me.id)
+        seat = await self.rooms.join(
+            room, user_id=me.id, name=me.name, seat=None, account=me.is_account
+        )
+        await self.database.call(social_store.drop_invitation, invitation_id=invitation.id)
+        answer = {"id": invitation.id, "room_id": room.id, "by": me.username}
+        self.live.tell(invitation.from_id, {"type": "invitation_accepted", **answer})
+        self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
+        return {"seat": seat, "room": self.rooms.describe(room)}
+
+    async def decline(self, me: Identity, invitation_id: str) -> None:
+        """Decline: the invitation is gone and the host hears of it."""
+        row = await self.database.call(
+            social_store.drop_invitation, invitation_id=invitation_id, to_id=me.id
+        )
+        if row is None:
+            raise not_found()
+        answer = {"id": row.id, "room_id": row.room_id, "by": me.username}
+        self.live.tell(row.from_id, {"type": "invitation_declined", **answer})
+        self.live.tell(me.id, {"type": "invitation_closed", "id": row.id})

@@ -1,0 +1,119 @@
+// live.js — the live channel (/ws/me, docs/protocol.md "The live channel"): every page
+// of a signed-in person holds one socket, reconnecting with backoff, and shows what the
+// server tells it in the page's corner — an invitation to a seat (accept or decline), a
+// friend's ask or acceptance, an answer to an invitation you sent, a moderator's notice.
+// Pages may listen too (onLive) to refresh what they show.
+
+import { get, post } from "./api.js";
+import { $, announce, gameFacts, h } from "./dom.js";
+
+const listeners = [];
+const shown = new Set(); // invitation ids with a notice on the page
+let retry = 1000;
+
+/** Call fn(message) for every message the live channel brings. */
+export function onLive(fn) {
+  listeners.push(fn);
+}
+
+function region() {
+  let el = $("#live-notices");
+  if (!el) {
+    el = h("div.live-notices", { id: "live-notices", role: "region", "aria-label": "News" });
+    document.body.append(el);
+  }
+  return el;
+}
+
+function dismissable(text, ...actions) {
+  const card = h("div.live-notice.panel", { role: "status" }, h("p", {}, text));
+  const close = h("button.btn.ghost.small", { type: "button" }, "Dismiss");
+  close.addEventListener("click", () => card.remove());
+  card.append(h("div.row.wrap", {}, ...actions, close));
+  region().append(card);
+  announce(text);
+  return card;
+}
+
+function showInvitation(invitation) {
+  if (shown.has(invitation.id)) return;
+  shown.add(invitation.id);
+  const title = gameFacts(invitation.game)?.title || invitation.game;
+  const text = `${invitation.from} invites you to a seat at ${title}.`;
+  const error = h("p.error.small", { role: "alert", hidden: true });
+  const accept = h("button.btn.primary.small", { type: "button" }, "Accept");
+  const decline = h("button.btn.small", { type: "button" }, "Decline");
+  const card = dismissable(text, accept, decline);
+  card.dataset.invitation = invitation.id;
+  card.append(error);
+  accept.addEventListener("click", async () => {
+    try {
+      await post(`/me/invitations/${invitation.id}/accept`);
+      window.location.assign(`/rooms/${invitation.room_id}`);
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  decline.addEventListener("click", async () => {
+    try {
+      await post(`/me/invitations/${invitation.id}/decline`);
+    } catch {
+      // Gone already (answered elsewhere, or the table moved on): nothing to decline.
+    }
+    card.remove();
+  });
+}
+
+function closeInvitation(id) {
+  $(`[data-invitation="${CSS.escape(id)}"]`)?.remove();
+}
+
+const TEXTS = {
+  friend_request: (m) => `${m.from} asks to be your friend.`,
+  friend_accepted: (m) => `${m.by} is now your friend.`,
+  invitation_accepted: (m) => `${m.by} accepted your invitation.`,
+  invitation_declined: (m) => `${m.by} declined your invitation.`,
+  notice: (m) => (m.until ? `${m.text} (until ${new Date(m.until).toLocaleString()})` : m.text),
+};
+
+function received(message) {
+  if (message.type === "invitation") showInvitation(message.invitation);
+  else if (message.type === "invitation_closed") closeInvitation(message.id);
+  else if (TEXTS[message.type]) dismissable(TEXTS[message.type](message));
+  for (const fn of listeners) fn(message);
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/me`);
+  socket.addEventListener("open", async () => {
+    retry = 1000;
+    document.body.dataset.live = "open";
+    // What came while no page was open: the invitations still waiting.
+    try {
+      const { invitations } = await get("/me/invitations");
+      for (const invitation of invitations) showInvitation(invitation);
+    } catch {
+      // Listed again on the next connection.
+    }
+  });
+  socket.addEventListener("message", (event) => {
+    try {
+      received(JSON.parse(event.data));
+    } catch {
+      // Not ours to show.
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    delete document.body.dataset.live;
+    if (event.code === 4401) return; // signed out: nothing to listen for
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 30000);
+  });
+}
+
+/** Open the live channel for a signed-in person (an account). */
+export function initLive(user) {
+  if (user?.username) connect();
+}
