@@ -17,6 +17,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -37,6 +38,8 @@ from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.moderation.actions import Moderation
+from app.moderation.sanctions import banned_users
 from app.notifications.outbox import Notifications, build_notifications
 from app.observability.context import with_request_context
 from app.observability.health import Probe
@@ -55,9 +58,11 @@ from app.rooms.time_source import TimeSource
 from app.routes import accounts as accounts_api
 from app.routes import games as games_api
 from app.routes import matches as matches_api
+from app.routes import moderation as moderation_api
 from app.routes import notification_pages, operations, pages, ws
 from app.routes import notifications as notifications_api
 from app.routes import players as players_api
+from app.routes import reports as reports_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
 from app.routes import tables as tables_api
@@ -231,7 +236,9 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
             auth.tell_others = tell_others
         loop = asyncio.get_running_loop()
         # Ending a session, here or in another process, closes its open sockets here.
-        session_ends = SessionEnds(hub, auth.live_sessions, loop)
+        session_ends = SessionEnds(
+            hub, auth.live_sessions, loop, banned=partial(banned_users, auth.sessions)
+        )
         auth.on_forget_user = session_ends.user_forgotten
         auth.on_forget_all = session_ends.all_forgotten
         _app.state.session_ends = session_ends
@@ -293,6 +300,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.readiness_probes = readiness_probes(services)
     state.notifications = services.notifications
     state.analyst = services.analyst
+    state.moderation = Moderation(services.database, services.auth, services.rooms, services.chat)
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:
@@ -318,6 +326,8 @@ def mount_routes(app: FastAPI) -> None:
         players_api,
         notifications_api,
         tables_api,
+        reports_api,
+        moderation_api,
     )
     for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)
