@@ -358,3 +358,13 @@ def test_a_persons_record_for_the_moderators(new_client: NewClient) -> None:
     assert [e["action"] for e in record["log"]] == ["mute"]
     by_id = mod.get(f"/api/moderation/people/{record['user']['user_id']}").json()
     assert by_id["user"] == record["user"]
+
+
+def test_the_moderation_page_and_the_report_form_on_player_pages(new_client: NewClient) -> None:
+    ann = account(new_client, "Ann")
+    account(new_client, "Bob")
+    page = ann.get("/moderation")
+    assert page.status_code == 200 and "pages/moderation" in page.text
+    assert 'id="player-report"' in ann.get("/players/Bob").text
+    assert 'id="player-report"' not in ann.get("/players/Ann").text  # not yourself
+    assert 'id="player-report"' not in new_client("Gus").get("/players/Bob").text
