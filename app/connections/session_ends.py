@@ -23,7 +23,7 @@ from app.connections.hub import Connection, Hub
 
 SIGNED_OUT_CLOSE = 4401  # the socket's session ended: signing in again is needed
 SIGNED_OUT_REASON = "signed out"
-BANNED_CLOSE = 4403  # the session ended because a moderator banned its account
+BANNED_CLOSE = 4410  # the session ended because a moderator banned its account
 BANNED_REASON = "banned"
 MAX_REMEMBERED = 10_000  # users whose word is remembered for sockets being opened
 

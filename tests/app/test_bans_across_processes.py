@@ -23,7 +23,7 @@ from tests.app.live_clients import Seat
 from tests.app.redis_server import RedisServer
 from tests.conftest import ROOT, LiveServer
 
-BANNED = 4403
+BANNED = 4410
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from app.admin import change_role
 from tests.app.helpers import PASSWORD, NewClient, account, next_of, started_room
 from tests.app.test_chat import say, until_pong, user_id
 
-BANNED = 4403
+BANNED = 4410
 
 
 def moderator(new_client: NewClient, username: str = "Mod") -> TestClient:

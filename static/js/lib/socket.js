@@ -15,7 +15,7 @@ const PREVIEW_TIMEOUT_MS = 5000;
 // Close codes after which reconnecting would not help (docs/protocol.md, "Closing").
 const ROOM_NOT_FOUND = 4404;
 const SIGNED_OUT = 4401;
-const BANNED = 4403;
+const BANNED = 4410;
 // The server process is stopping (a deploy) and another one serves the room already:
 // reconnect at once, without the backoff.
 const SERVICE_RESTART = 1012;
