@@ -127,6 +127,8 @@ class Chat:
         if seat is None or holder is None:
             raise Refusal("not_seated", "Only the players send reactions.", 403)
         self._check_rate(self._reactions, speaker)
+        # A moderator's mute covers reactions too, on every process (read from the database).
+        await self.database.call(refuse_if_muted, user_id=speaker)
         body = {
             "type": "reaction",
             "seat": seat,

@@ -199,6 +199,23 @@ def test_a_muted_person_is_refused_everywhere_saying_why_and_until_when(
     assert error_of(mod.delete("/api/moderation/mutes/Bob")) == (404, "not_muted")
 
 
+def test_a_site_wide_mute_refuses_reactions_too(new_client: NewClient) -> None:
+    ann, bob = account(new_client, "Ann"), account(new_client, "Bob")
+    mod = moderator(new_client)
+    room = started_room(ann, [bob])
+    body = {"username": "Bob", "reason": "taunting", "minutes": 60}
+    assert mod.post("/api/moderation/mutes", json=body).status_code == 201
+    path = f"/ws/rooms/{room['id']}"
+    with bob.websocket_connect(path) as wb, ann.websocket_connect(path) as wa:
+        next_of(wb, "state")
+        wb.send_json({"type": "react", "reaction": "👍"})
+        error = next_of(wb, "error")
+        assert error["code"] == "site_muted" and "taunting" in error["message"]
+        assert [m for m in until_pong(wa) if m["type"] == "reaction"] == []
+        wa.send_json({"type": "react", "reaction": "👍"})
+        assert next_of(wb, "reaction")["name"] == "Ann"  # Ann is not muted
+
+
 def test_a_warning_is_shown_to_the_person_warned(new_client: NewClient) -> None:
     bob = account(new_client, "Bob")
     mod = moderator(new_client)
