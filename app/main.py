@@ -17,6 +17,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -37,6 +38,8 @@ from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
+from app.moderation.actions import Moderation
+from app.moderation.sanctions import banned_users
 from app.notifications.outbox import Notifications, build_notifications
 from app.observability.context import with_request_context
 from app.observability.health import Probe
@@ -58,8 +61,10 @@ from app.routes import games as games_api
 from app.routes import invitations as invitations_api
 from app.routes import live, notification_pages, operations, pages, ws
 from app.routes import matches as matches_api
+from app.routes import moderation as moderation_api
 from app.routes import notifications as notifications_api
 from app.routes import players as players_api
+from app.routes import reports as reports_api
 from app.routes import rooms as rooms_api
 from app.routes import sessions as sessions_api
 from app.routes import tables as tables_api
@@ -250,7 +255,9 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
             auth.tell_others = tell_others
         loop = asyncio.get_running_loop()
         # Ending a session, here or in another process, closes its open sockets here.
-        session_ends = SessionEnds(hub, auth.live_sessions, loop)
+        session_ends = SessionEnds(
+            hub, auth.live_sessions, loop, banned=partial(banned_users, auth.sessions)
+        )
         live_channel = services.social.live
 
         def user_forgotten(user_id: str) -> None:
@@ -324,6 +331,7 @@ def expose(app: FastAPI, services: Services) -> None:
     state.notifications = services.notifications
     state.analyst = services.analyst
     state.social = services.social
+    state.moderation = Moderation(services.database, services.auth, services.rooms, services.chat)
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:
@@ -351,6 +359,8 @@ def mount_routes(app: FastAPI) -> None:
         tables_api,
         friends_api,
         invitations_api,
+        reports_api,
+        moderation_api,
     )
     for routes in (*api, notification_pages, pages, operations):
         app.include_router(routes.router)

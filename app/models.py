@@ -413,3 +413,83 @@ class Invitation(Base):
     from_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     to_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# --- Reports and moderation (app/moderation/) ---------------------------------------------
+
+
+class Moderator(Base):
+    """An account that may see the reports and act on them (``python -m app.admin``)."""
+
+    __tablename__ = "moderators"
+
+    user_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    granted_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Report(Base):
+    """One person reporting another: the reason, their words, and the evidence the server
+    attached (the chat lines, the room and match) — copied, so deleting a line later does
+    not take the evidence with it from the moderators."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_status_id", "status", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    reported_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    # abuse, cheating, spam or other (app/moderation/reports.py).
+    reason: Mapped[str] = mapped_column(String(20))
+    text: Mapped[str] = mapped_column(String(1000))
+    room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    match_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    chat_id: Mapped[int | None] = mapped_column(default=None)
+    evidence: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # open -> resolved or dismissed, by a moderator.
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    handled_by: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
+    handled_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Sanction(Base):
+    """A site-wide mute or ban of a person, in force until ``until`` (None: until lifted).
+
+    One of each kind per person: a new one replaces the old. A ban also names the browsers
+    the person's sessions were opened from (app/people/browser_mark.py), whose new guests
+    it refuses."""
+
+    __tablename__ = "sanctions"
+
+    user_id: Mapped[str] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(10), primary_key=True)  # "mute" or "ban"
+    reason: Mapped[str] = mapped_column(String(500))
+    until: Mapped[datetime | None] = mapped_column(default=None)
+    by_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    browsers: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+
+class ModerationEntry(Base):
+    """The audit log: one row per moderator action — who, when, what, on whom, why.
+
+    ``moderator_id`` is None for what the command line did (granting the role)."""
+
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    moderator_id: Mapped[str | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None
+    )
+    action: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[str | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None, index=True
+    )
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    # What the action was about besides the person: a report, a room, a chat line's words.
+    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

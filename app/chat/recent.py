@@ -47,6 +47,13 @@ class RecentChat:
         self.channels.clear()
         self._logs.clear()
 
+    def drop(self, channel: str, message_id: int) -> None:
+        """A line deleted by a moderator is no longer among them."""
+        kept = self.channels.get(channel)
+        if kept is not None:
+            self.channels[channel] = [m for m in kept if m["id"] != message_id]
+            self._logs.clear()
+
     def _merge(self, channel: str, messages: list[dict[str, Any]]) -> None:
         kept = {m["id"]: m for m in self.channels.get(channel, ())}
         kept.update((m["id"], m) for m in messages)

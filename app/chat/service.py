@@ -1,7 +1,8 @@
 """``Chat``: what people say at a table and the reactions they send — checked, stored,
 and handed on to be delivered.
 
-A chat line is checked (identity, channel, mute, text, the speaker's rate), stored —
+A chat line is checked (identity, channel, mute, text, the speaker's rate, a moderator's
+site-wide mute), stored —
 the commit comes before anyone is told, so a restart keeps every line anyone read — then
 remembered in the room's recent messages and handed to this process's connections and,
 with several processes, to the others. A reaction is checked the same way and handed on,
@@ -23,6 +24,7 @@ from app.chat.recent import KEPT, RecentChat, RecentChats
 from app.chat.text import REACTIONS, checked_text
 from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
+from app.moderation.sanctions import refuse_if_muted
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.store.database_thread import DatabaseThread
@@ -93,21 +95,22 @@ class Chat:
         cleaned = checked_text(text)
         self._check_rate(self._lines, speaker)
         holder = room.seats[seat] if seat is not None else None
-        stored = await self.database.call(
-            store.add_chat,
-            message=ChatMessage(
-                room_id=room.id,
-                match_id=room.match_id,
-                version=room.version,
-                channel=channel,
-                seat=seat,
-                user_id=speaker,
-                # A player speaks under the name at the table; a watcher under their own.
-                name=holder.name if holder is not None else "",
-                text=cleaned,
-                at=utcnow(),
-            ),
+        line = ChatMessage(
+            room_id=room.id,
+            match_id=room.match_id,
+            version=room.version,
+            channel=channel,
+            seat=seat,
+            user_id=speaker,
+            # A player speaks under the name at the table; a watcher under their own.
+            name=holder.name if holder is not None else "",
+            text=cleaned,
+            at=utcnow(),
         )
+
+        # A moderator's mute holds on every process: it is read from the database.
+        await self.database.call(refuse_if_muted, user_id=speaker)
+        stored = await self.database.call(store.add_chat, message=line)
         if stored is None:
             raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
         self._spread(room, Spoken.of(channel, chat_body(stored)))
@@ -124,6 +127,8 @@ class Chat:
         if seat is None or holder is None:
             raise Refusal("not_seated", "Only the players send reactions.", 403)
         self._check_rate(self._reactions, speaker)
+        # A moderator's mute covers reactions too, on every process (read from the database).
+        await self.database.call(refuse_if_muted, user_id=speaker)
         body = {
             "type": "reaction",
             "seat": seat,
@@ -139,10 +144,18 @@ class Chat:
         if self.others is not None:
             self.others.spoken(room, spoken)
 
+    def retract(self, room: LiveRoom, *, chat_id: int, channel: str) -> None:
+        """A moderator deleted a line (from the database already): it leaves the recent
+        lines here and on the other processes, and every page showing it is told."""
+        gone = {"type": "chat_deleted", "id": chat_id, "channel": channel}
+        self._spread(room, Spoken.of(channel, gone))
+
     def heard(self, room: LiveRoom, spoken: Spoken) -> None:
         """A message said here or on another process: remember it, deliver it here."""
         if spoken.is_chat:
             self.recent_chats.of(room.id).remember(spoken.body)
+        elif spoken.body["type"] == "chat_deleted":
+            self.recent_chats.of(room.id).drop(spoken.body["channel"], spoken.body["id"])
         self.readers.spoken(room, spoken)
 
     async def recent(self, room: LiveRoom) -> None:

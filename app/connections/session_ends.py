@@ -23,6 +23,8 @@ from app.connections.hub import Connection, Hub
 
 SIGNED_OUT_CLOSE = 4401  # the socket's session ended: signing in again is needed
 SIGNED_OUT_REASON = "signed out"
+BANNED_CLOSE = 4410  # the session ended because a moderator banned its account
+BANNED_REASON = "banned"
 MAX_REMEMBERED = 10_000  # users whose word is remembered for sockets being opened
 
 log = logging.getLogger("parlour.connections")
@@ -36,10 +38,13 @@ class SessionEnds:
         hub: Hub,
         live_sessions: Callable[[set[str]], set[str]],
         loop: asyncio.AbstractEventLoop,
+        banned: Callable[[set[str]], set[str]] = lambda _user_ids: set(),
     ) -> None:
         self.hub = hub
-        # Which of the given session ids still live (blocking: run in a worker thread).
+        # Which of the given session ids still live, and which of the given users are
+        # banned (blocking: run in a worker thread).
         self.live_sessions = live_sessions
+        self.banned = banned
         self.loop = loop
         self._tasks: set[asyncio.Task[None]] = set()
         # Word of ended sessions, numbered as it comes: per user the number of the last
@@ -110,9 +115,13 @@ class SessionEnds:
 
     async def _close_ended(self, checked: list[Connection], answer: asyncio.Future[None]) -> None:
         live: set[str] | None = None
+        banned: set[str] = set()
         try:
             ids = {c.session_id for c in checked if c.session_id is not None}
             live = await asyncio.to_thread(self.live_sessions, ids)
+            ended = {c.user_id for c in checked if c.session_id not in live and c.user_id}
+            if ended:
+                banned = await asyncio.to_thread(self.banned, ended)
         except Exception:
             # The database cannot say: the sockets stay open (their sessions are checked
             # again at the next word of a change).
@@ -122,7 +131,10 @@ class SessionEnds:
                 if connection.session_check is answer:
                     connection.session_check = None
                 if live is not None and connection.session_id not in live:
-                    connection.close(SIGNED_OUT_CLOSE, SIGNED_OUT_REASON)
+                    if connection.user_id in banned:
+                        connection.close(BANNED_CLOSE, BANNED_REASON)
+                    else:
+                        connection.close(SIGNED_OUT_CLOSE, SIGNED_OUT_REASON)
             answer.set_result(None)
 
     async def close(self) -> None:

@@ -6,6 +6,7 @@ an error, not a silent no-op.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
@@ -108,6 +109,43 @@ class InvitationIn(Strict):
     username: str = Field(min_length=1, max_length=40)
 
 
+# --- Reports and moderation ------------------------------------------------------------
+
+
+class ReportIn(Strict):
+    username: str = Field(max_length=40)
+    reason: str = Field(max_length=20)
+    text: str = Field(default="", max_length=4000)
+    room_id: str | None = Field(default=None, max_length=32)
+    chat_id: int | None = None
+
+
+class ModerationIn(Strict):
+    """A moderator's action on a person: named by username (or, a guest, by user id); the
+    reports it answers are resolved with it."""
+
+    username: str = Field(max_length=40)
+    reason: str = Field(max_length=2000)
+    report_ids: list[int] = Field(default_factory=list, max_length=100)
+
+
+class MuteSiteWideIn(ModerationIn):
+    minutes: int
+
+
+class BanIn(ModerationIn):
+    until: datetime | None = None  # None: until lifted
+
+
+class ReasonIn(Strict):
+    reason: str = Field(max_length=2000)
+
+
+class ReportHandledIn(Strict):
+    status: Literal["resolved", "dismissed"]
+    reason: str = Field(default="", max_length=2000)
+
+
 # --- WebSocket: client -> server ------------------------------------------------------
 
 
@@ -195,6 +233,7 @@ ERROR_CODES = (
     "seat_taken_over",
     "no_session",
     "muted",
+    "site_muted",
     "watchers_chat_off",
     "watchers_chat_rated",
     "watchers_chat_unread",

@@ -1,9 +1,10 @@
 """The lobby verbs: everything that happens to a room around its match.
 
 Create a room, join and leave it, give a seat to a computer player, free a seat, start
-the match, open a rematch; and two that the room's timers run (app/rooms/timers.py):
+the match, open a rematch; two that the room's timers run (app/rooms/timers.py):
 hand the host role on when the host has been away for the absence grace, and close a
-waiting table nobody has sat at for the stale time. Each verb checks under the room's
+waiting table nobody has sat at for the stale time; and a moderator's closing of a waiting
+table (app/moderation/). Each verb checks under the room's
 lock, writes one transaction, then changes the room in memory and tells the notifier — in
 that order, so a refused or failed verb changes nothing.
 """
@@ -411,8 +412,19 @@ class Lobby:
                 return
             if self.time_source.now() < vacant + stale_after:
                 return
-            await self.storage.call(
-                store.update_room, room_id=room.id, changes={"status": "closed", "code": None}
-            )
-            room.status, room.code = "closed", None
-            self._changed(room)
+            await self._close(room)
+
+    async def close_now(self, room: LiveRoom) -> bool:
+        """A moderator closes a waiting table at once; False when it is not waiting."""
+        async with room.lock:
+            if room.status != "waiting":
+                return False
+            await self._close(room)
+            return True
+
+    async def _close(self, room: LiveRoom) -> None:
+        await self.storage.call(
+            store.update_room, room_id=room.id, changes={"status": "closed", "code": None}
+        )
+        room.status, room.code = "closed", None
+        self._changed(room)

@@ -308,19 +308,32 @@ class Referee:
                 return
             if self.time_source.now() < vacant + stale_after:
                 return
-            assert room.match_id is not None, "a playing room has a match"
-            clocks = None if room.turn_clocks is None else turn_clocks.stopped(room.turn_clocks)
-            await self.storage.call(
-                store.abandon_match,
-                room_id=room.id,
-                match_id=room.match_id,
-                scores=room.rules.scores(room.state),
-                clock_state=None if clocks is None else clocks.to_json(),
-            )
-            room.status, room.code = "abandoned", None
-            room.turn_clocks = clocks
-            room.described()
-            self.notifier.room_changed(room)
+            await self._abandon(room)
+
+    async def stop(self, room: LiveRoom) -> bool:
+        """A moderator ends a match in play at once, kept as ``abandoned`` like a stale one;
+        False when no match is being played."""
+        async with room.lock:
+            if room.status != "playing":
+                return False
+            await self._abandon(room)
+            return True
+
+    async def _abandon(self, room: LiveRoom) -> None:
+        """Under the room's lock: the match in play ends as ``abandoned``."""
+        assert room.match_id is not None, "a playing room has a match"
+        clocks = None if room.turn_clocks is None else turn_clocks.stopped(room.turn_clocks)
+        await self.storage.call(
+            store.abandon_match,
+            room_id=room.id,
+            match_id=room.match_id,
+            scores=room.rules.scores(room.state),
+            clock_state=None if clocks is None else clocks.to_json(),
+        )
+        room.status, room.code = "abandoned", None
+        room.turn_clocks = clocks
+        room.described()
+        self.notifier.room_changed(room)
 
     async def claim(self, room: LiveRoom, *, user_id: str) -> None:
         """At a turn-based table, a seated person claims the match from the awaited people

@@ -117,6 +117,7 @@ class Rooms:
             "mute": self.chat_settings.mute,
             "set_watchers_chat": self.chat_settings.set_watchers_chat,
             "act": self.referee.act,
+            "close_table": self._close_table,
         }
 
     def send_signals_to(self, signals: Signals) -> None:
@@ -201,6 +202,15 @@ class Rooms:
 
     async def set_watchers_chat(self, room: LiveRoom, *, user_id: str, on: bool) -> None:
         await self.run(room, "set_watchers_chat", {"user_id": user_id, "on": on})
+
+    async def close_table(self, room: LiveRoom) -> None:
+        """A moderator closes the table: a waiting one closes, a match in play ends as
+        abandoned; ``table_ended`` when it had ended already."""
+        await self.run(room, "close_table", {})
+
+    async def _close_table(self, room: LiveRoom) -> None:
+        if not (await self.lobby.close_now(room) or await self.referee.stop(room)):
+            raise Refusal("table_ended", "That table has ended already.", 409)
 
     async def act(
         self, room: LiveRoom, *, user_id: str | None, version: object, action: Any

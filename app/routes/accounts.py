@@ -33,6 +33,7 @@ from app.http.deps import (
 )
 from app.http.schemas import AccountIn, LoginIn
 from app.models import User
+from app.moderation.sanctions import refuse_if_banned
 from app.observability.context import person
 from app.people.confusables import name_key
 from app.people.cookie import clear_session_cookie, set_session_cookie
@@ -125,6 +126,8 @@ def _log_in(
     origin: Origin,
 ) -> Identity:
     with sessions() as session:
+        # A banned account is told why and until when, once its password is right.
+        refuse_if_banned(session, user.id)
         if new_hash is not None:  # the hashing parameters changed since it was made
             row = session.get(User, user.id)
             assert row is not None

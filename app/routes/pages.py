@@ -238,6 +238,18 @@ def friends(request: Request) -> Response:
     )
 
 
+@router.get("/moderation", response_class=HTMLResponse)
+def moderation(request: Request) -> Response:
+    """The moderators' page; its data comes from /api/moderation, which refuses others."""
+    return _page(
+        request,
+        "moderation.html",
+        {"page": "moderation"},
+        title="Moderation",
+        description="The report queue, people's records and the moderators' audit log.",
+    )
+
+
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request) -> Response:
     return _page(

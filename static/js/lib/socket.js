@@ -4,7 +4,8 @@
 // restored without a reload. A preview ("what would this action do?") is a Promise of the
 // server's answer; the answers come back in the order the questions were sent. Chat lines
 // and reactions are sent as they are; what the server says back comes as messages. It
-// stops for good when the room does not exist ("gone") or its session ended ("signed_out").
+// stops for good when the room does not exist ("gone"), its session ended ("signed_out") or a
+// moderator banned the account ("banned").
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_MIN_MS = 500;
@@ -14,6 +15,7 @@ const PREVIEW_TIMEOUT_MS = 5000;
 // Close codes after which reconnecting would not help (docs/protocol.md, "Closing").
 const ROOM_NOT_FOUND = 4404;
 const SIGNED_OUT = 4401;
+const BANNED = 4410;
 // The server process is stopping (a deploy) and another one serves the room already:
 // reconnect at once, without the backoff.
 const SERVICE_RESTART = 1012;
@@ -84,6 +86,12 @@ export class RoomSocket {
         // The room does not exist: retrying would not help.
         this.closedForGood = true;
         this.setStatus("gone");
+        return;
+      }
+      if (event.code === BANNED) {
+        // A moderator banned the account: every session of it ended.
+        this.closedForGood = true;
+        this.setStatus("banned");
         return;
       }
       if (event.code === SIGNED_OUT) {

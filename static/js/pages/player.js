@@ -6,6 +6,7 @@ import { get } from "../lib/api.js";
 import { lineChart } from "../lib/chart.js";
 import { $, boot, formatDate, h, plural, showError } from "../lib/dom.js";
 import { matchItem } from "../lib/matches.js";
+import { reportForm } from "../talk/report.js";
 import { initChrome } from "./common.js";
 
 initChrome();
@@ -92,4 +93,5 @@ async function init() {
 }
 
 $("#player-more").addEventListener("click", more);
+$("#player-report")?.append(reportForm({ username }));
 init();

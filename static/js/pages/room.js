@@ -165,6 +165,7 @@ function roomForTalk() {
 function onTalk(message) {
   if (message.type === "chat") talk.add(message);
   else if (message.type === "chat_log") talk.log(message.messages);
+  else if (message.type === "chat_deleted") talk.remove(message);
   else if (message.type === "reaction" && !talk.hides(message.user_id)) {
     showBubble(message);
     if (message.user_id !== currentUser()?.id) talk.note(`${message.name}: ${message.reaction}`);
@@ -173,7 +174,7 @@ function onTalk(message) {
 
 function onMessage(message) {
   if (message.now) noteServerTime(message.now);
-  if (["chat", "chat_log", "reaction"].includes(message.type)) {
+  if (["chat", "chat_log", "chat_deleted", "reaction"].includes(message.type)) {
     onTalk(message);
     return;
   }
@@ -249,6 +250,13 @@ function onStatus(status, detail) {
     showError(
       $("#room-error"),
       "You were signed out (on this device or everywhere). Reload the page to carry on.",
+    );
+  }
+  if (status === "banned") {
+    $("#room-loading").hidden = true;
+    showError(
+      $("#room-error"),
+      "A moderator banned this account. Logging in again says why and until when.",
     );
   }
   if (status === "open") talk?.sayReading();

@@ -51,6 +51,7 @@ export class ChatPanel {
     this.room = null;
     this.drawnFor = ""; // what the lines were last drawn for (settings, seat, host)
     this.lastSent = "";
+    this.siteMuted = ""; // why and until when a moderator muted you, once the server said
     this.hiddenKey = `parlour-hidden:${roomId}`;
     this.hidden = new Map(storedPeople(this.hiddenKey));
     $("#chat-form", root).addEventListener("submit", (event) => {
@@ -166,6 +167,15 @@ export class ChatPanel {
     this.voice.say(`${message.name} to ${NAMES[message.channel]}: ${message.text}`);
   }
 
+  /** A moderator deleted a line: it leaves the page. */
+  remove(message) {
+    const lines = this.lines[message.channel];
+    const at = lines ? lines.findIndex((line) => line.id === message.id) : -1;
+    if (at < 0) return;
+    lines.splice(at, 1);
+    this.drawLines();
+  }
+
   /** Read a short note (a reaction) the way the lines are read. */
   note(text) {
     this.voice.say(text);
@@ -175,6 +185,11 @@ export class ChatPanel {
    * line's text back). */
   refused(message) {
     showError(this.error, message.message);
+    if (message.code === "site_muted") {
+      // A moderator's mute: the box gives way to why and until when.
+      this.siteMuted = message.message;
+      this.drawForm();
+    }
     if (message.about !== "chat") return;
     if (this.lastSent && !this.input.value) this.input.value = this.lastSent;
     this.lastSent = "";
@@ -301,6 +316,7 @@ export class ChatPanel {
     const muted = this.room?.muted?.includes(this.me()?.id);
     let why = "";
     if (muted) why = "The host has muted you at this table.";
+    else if (this.siteMuted) why = this.siteMuted;
     else if (this.active === "table" && this.seat === null) {
       why = "Only the players write to the table; you can talk with the watchers.";
     }

@@ -1,9 +1,10 @@
 // person.js — a live chat line whose writer's name opens a small menu: hide this person's
-// lines (for yourself only) and, for the host, mute or unmute them at the table. Your own
-// lines have no menu.
+// lines (for yourself only), report the line to the moderators and, for the host, mute or
+// unmute them at the table. Your own lines have no menu.
 
 import { h } from "../lib/dom.js";
 import { chatLine } from "./line.js";
+import { reportForm } from "./report.js";
 
 /**
  * @param {object} message a chat line from the server
@@ -32,6 +33,17 @@ export function liveLine(message, { mine, muted, host, hide, mute }) {
       ),
     );
   }
+  const reportButton = h(
+    "button.btn.small",
+    {
+      type: "button",
+      onclick: () => {
+        reportButton.replaceWith(reportForm({ username: message.name, chat_id: message.id }));
+      },
+    },
+    `Report this message`,
+  );
+  buttons.push(reportButton);
   const menu = h("div.chat-person", { hidden: true }, buttons);
   const who = h(
     "button.chat-name.linklike",

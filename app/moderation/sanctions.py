@@ -1,0 +1,82 @@
+"""Site-wide mutes and bans as people meet them: the refusal, saying why and until when.
+
+A ban refuses the account's login (403 ``banned``), any new guest session from a browser
+its sessions were opened in, and closes its sockets (app/connections/session_ends.py);
+a site-wide mute refuses its chat lines everywhere (403 ``site_muted``), checked by the chat
+in the database (app/chat/service.py), so it holds on every process. Both are distinct
+from the mute a host sets at one table (app/chat/mutes.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.models import Sanction, iso, utcnow
+from app.refusal import Refusal
+from app.store import moderation as store
+
+
+def _until(until: datetime | None) -> str:
+    return "until it is lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+
+
+def banned(sanction: Sanction) -> Refusal:
+    """The refusal a banned person gets (login, a new session)."""
+    return Refusal(
+        "banned",
+        f"This account is banned {_until(sanction.until)}. Reason: {sanction.reason}",
+        403,
+    )
+
+
+def muted(sanction: Sanction) -> Refusal:
+    """The refusal of a line said by a person muted site-wide (``site_muted``: not the
+    host's mute at one table, ``muted``)."""
+    return Refusal(
+        "site_muted",
+        f"A moderator muted you everywhere {_until(sanction.until)}. Reason: {sanction.reason}",
+        403,
+    )
+
+
+def wire(sanction: Sanction) -> dict[str, Any]:
+    """A sanction as the API shows it."""
+    return {
+        "kind": sanction.kind,
+        "reason": sanction.reason,
+        "until": iso(sanction.until),
+        "since": iso(sanction.at),
+    }
+
+
+def refuse_if_banned(session: Session, user_id: str) -> None:
+    """Refuse (``banned``) when the person is banned now; for code in a worker thread."""
+    ban = store.sanction_of(session=session, user_id=user_id, kind="ban", now=utcnow())
+    if ban is not None:
+        raise banned(ban)
+
+
+def refuse_if_browser_banned(session: Session, browser: str | None) -> None:
+    """Refuse (``banned``) a new guest from a browser a banned person's sessions used."""
+    if browser is None:
+        return
+    ban = store.ban_of_browser(session=session, browser=browser, now=utcnow())
+    if ban is not None:
+        raise banned(ban)
+
+
+def refuse_if_muted(*, session: Session, user_id: str) -> None:
+    """Refuse (``muted``) a line of a person muted site-wide now (a function of the
+    session, for ``DatabaseThread.call``)."""
+    mute = store.sanction_of(session=session, user_id=user_id, kind="mute", now=utcnow())
+    if mute is not None:
+        raise muted(mute)
+
+
+def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> set[str]:
+    """Which of these people are banned now (blocking: a worker thread's)."""
+    with sessions() as session:
+        return store.banned_among(session=session, user_ids=user_ids, now=utcnow())

@@ -1,0 +1,187 @@
+// moderation.js — the moderators' page: the open reports with their evidence, and on each
+// the actions (warn, mute for a time, ban, delete a reported line, dismiss); a person's
+// record (sanctions, recent chat, matches, reports); the audit log. Every action asks for
+// a reason, which the person and the audit log are told. The server refuses anyone who is
+// not a moderator, and the page says so.
+
+import { api, get, post } from "../lib/api.js";
+import { $, h, showError } from "../lib/dom.js";
+import { initChrome } from "./common.js";
+
+initChrome();
+
+const MUTES = [
+  [60, "an hour"],
+  [1440, "a day"],
+  [10080, "a week"],
+];
+
+function when(iso) {
+  return iso
+    ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
+    : "";
+}
+
+/** Run an action (asking its reason first), then draw everything again. */
+async function act(what, run) {
+  const reason = window.prompt(`Why (${what})? The person and the audit log are told.`);
+  if (!reason?.trim()) return;
+  showError($("#moderation-error"), null);
+  try {
+    await run(reason.trim());
+  } catch (err) {
+    showError($("#moderation-error"), err.message);
+    return;
+  }
+  await refresh();
+}
+
+function button(label, onclick) {
+  return h("button.btn.small", { type: "button", onclick }, label);
+}
+
+function lineItem(line) {
+  return h(
+    "li.chat-line",
+    { dataset: { id: String(line.id) } },
+    h("span.chat-meta", {}, h("bdi.chat-name", {}, line.name), " ", when(line.at)),
+    " ",
+    h("span.chat-text", { dir: "auto" }, line.text),
+    " ",
+    button("Delete line", () =>
+      act("deleting the line", (reason) =>
+        api("DELETE", `/moderation/chat/${line.id}?reason=${encodeURIComponent(reason)}`),
+      ),
+    ),
+  );
+}
+
+/** The actions on a person, answering the reports given. */
+function personActions(username, reportIds = []) {
+  const with_ = (reason) => ({ username, reason, report_ids: reportIds });
+  const minutes = h(
+    "select",
+    { "aria-label": "Mute for" },
+    MUTES.map(([value, label]) => h("option", { value }, label)),
+  );
+  return h(
+    "div.moderation-actions",
+    {},
+    button(`Warn ${username}`, () => act("warning", (r) => post("/moderation/warnings", with_(r)))),
+    minutes,
+    button(`Mute ${username}`, () =>
+      act("muting", (r) =>
+        post("/moderation/mutes", { ...with_(r), minutes: Number(minutes.value) }),
+      ),
+    ),
+    button(`Ban ${username}`, () => act("banning", (r) => post("/moderation/bans", with_(r)))),
+  );
+}
+
+function reportItem(report) {
+  const who = report.username || report.user_id;
+  const lines = report.evidence.lines || (report.evidence.line ? [report.evidence.line] : []);
+  return h(
+    "li.report",
+    { dataset: { id: String(report.id) } },
+    h(
+      "p",
+      {},
+      h("strong", {}, `${report.reporter} reports ${report.name} for ${report.reason}`),
+      ` · ${when(report.at)}`,
+      report.match_id ? [" · ", h("a", { href: `/matches/${report.match_id}` }, "the match")] : [],
+    ),
+    report.text ? h("p.report-text", { dir: "auto" }, report.text) : null,
+    lines.length ? h("ol.chat-list", {}, lines.map(lineItem)) : null,
+    personActions(who, [report.id]),
+    button("Dismiss", () =>
+      act("dismissing", (reason) =>
+        post(`/moderation/reports/${report.id}`, { status: "dismissed", reason }),
+      ),
+    ),
+  );
+}
+
+function logRow(entry) {
+  const on = entry.target || entry.details.room_id || "";
+  return h(
+    "tr",
+    {},
+    h("td", {}, when(entry.at)),
+    h("td", {}, entry.moderator || "command line"),
+    h("td", {}, entry.action),
+    h("td", {}, on),
+    h("td", { dir: "auto" }, entry.reason),
+  );
+}
+
+async function showPerson(key) {
+  const record = await get(`/moderation/people/${encodeURIComponent(key)}`);
+  const name = record.user.username || record.user.user_id;
+  const sanctions = record.sanctions.map((s) =>
+    h(
+      "li",
+      {},
+      `${s.kind === "ban" ? "Banned" : "Muted"} ${s.until ? `until ${when(s.until)}` : "until lifted"}: ${s.reason} `,
+      button(s.kind === "ban" ? "Unban" : "Unmute", () =>
+        act(s.kind === "ban" ? "unbanning" : "unmuting", (reason) =>
+          api(
+            "DELETE",
+            `/moderation/${s.kind}s/${encodeURIComponent(name)}?reason=${encodeURIComponent(reason)}`,
+          ),
+        ),
+      ),
+    ),
+  );
+  $("#person").replaceChildren(
+    h("h3", {}, record.user.username || `${record.user.name} (guest)`),
+    sanctions.length ? h("ul", {}, sanctions) : h("p.muted", {}, "No mute or ban in force."),
+    personActions(name),
+    h("h4", {}, "Recent chat"),
+    h("ol.chat-list", {}, record.chat.map(lineItem)),
+    h("h4", {}, "Recent matches"),
+    h(
+      "ul",
+      {},
+      record.matches.map((m) =>
+        h(
+          "li",
+          {},
+          h("a", { href: `/matches/${m.id}` }, `${m.game} · ${m.status}`),
+          ` ${when(m.started_at)}`,
+        ),
+      ),
+    ),
+  );
+}
+
+let shownPerson = "";
+
+async function refresh() {
+  try {
+    const [{ reports }, { entries }] = await Promise.all([
+      get("/moderation/reports"),
+      get("/moderation/log"),
+    ]);
+    $("#reports").replaceChildren(
+      ...(reports.length ? reports.map(reportItem) : [h("li.muted", {}, "No open reports.")]),
+    );
+    $("#log").tBodies[0].replaceChildren(...entries.map(logRow));
+    $("#moderation").hidden = false;
+    if (shownPerson) await showPerson(shownPerson);
+  } catch (err) {
+    showError($("#moderation-error"), err.message);
+  }
+}
+
+$("#person-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  shownPerson = $("#person-key").value.trim();
+  try {
+    await showPerson(shownPerson);
+  } catch (err) {
+    showError($("#moderation-error"), err.message);
+  }
+});
+
+refresh();
