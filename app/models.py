@@ -97,6 +97,9 @@ class Room(Base):
     # and while a match runs its clocks (app/rooms/turn_clocks.py), written with each event.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     clock_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # Who ended the table before its time: "moderator" (app/moderation/), or None when it
+    # ended by itself (closed or abandoned because nobody stayed). Shown on the room page.
+    closed_by: Mapped[str | None] = mapped_column(String(16), default=None)
     # The host's chat settings: whether the players read the watchers' channel, and the
     # people muted at this table (user ids).
     watchers_chat: Mapped[bool] = mapped_column(default=True, server_default=true())

@@ -12,6 +12,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from app.admin import change_role
+from app.models import Room
 from tests.app.helpers import PASSWORD, NewClient, account, next_of, started_room
 from tests.app.test_chat import say, until_pong, user_id
 
@@ -319,9 +320,15 @@ def test_closing_tables_waiting_and_in_play(new_client: NewClient) -> None:
     playing = started_room(ann, [bob])
     reason = {"reason": "abusive table name"}
     for room, status in ((waiting, "closed"), (playing, "abandoned")):
+        assert ann.get(f"/api/rooms/{room['id']}").json()["closed_by"] is None
         response = mod.post(f"/api/moderation/rooms/{room['id']}/close", json=reason)
         assert response.status_code == 200, response.text
-        assert ann.get(f"/api/rooms/{room['id']}").json()["status"] == status
+        described = ann.get(f"/api/rooms/{room['id']}").json()
+        # The room page words it: "A moderator closed this table."
+        assert (described["status"], described["closed_by"]) == (status, "moderator")
+        with ann.app.state.sessions() as session:  # kept for when the room loads again
+            row = session.get(Room, room["id"])
+            assert row is not None and row.closed_by == "moderator"
         again = mod.post(f"/api/moderation/rooms/{room['id']}/close", json=reason)
         assert error_of(again) == (409, "table_ended")
     assert error_of(mod.post("/api/moderation/rooms/nosuch/close", json=reason)) == (

@@ -46,12 +46,17 @@ function renderLobby() {
   showLobby(room);
 }
 
-/** A table closed before its match started: say so instead of the lobby. */
+/** A table closed before its match started: say so (and why) instead of the lobby. */
 function renderClosed() {
   tableWrap.hidden = true;
   $("#lobby").hidden = true;
   $("#room-loading").hidden = true;
-  showError($("#room-error"), "This table closed: nobody was at it for a long while.");
+  showError(
+    $("#room-error"),
+    room.closed_by === "moderator"
+      ? "A moderator closed this table."
+      : "This table closed: nobody was at it for a long while.",
+  );
 }
 
 /** Tell everyone when the host role moved on (the host left, or was away too long). */
