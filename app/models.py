@@ -410,9 +410,11 @@ class Report(Base):
 class Sanction(Base):
     """A site-wide mute or ban of a person, in force until ``until`` (None: until lifted).
 
-    One of each kind per person: a new one replaces the old. A ban also names the browsers
-    the person's sessions were opened from (app/people/browser_mark.py), whose new guests
-    it refuses."""
+    One of each kind per person: a new one replaces the old. A ban also keeps where the
+    person's live sessions were opened — browser marks and network addresses, and when
+    (``{"at", "browsers", "addresses"}``, as a mute at a table keeps them) — and refuses a
+    new guest from one of those browsers, or made since from one of those addresses
+    (app/chat/mutes.py ``covers``)."""
 
     __tablename__ = "sanctions"
 
@@ -424,7 +426,7 @@ class Sanction(Base):
     until: Mapped[datetime | None] = mapped_column(default=None)
     by_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    browsers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    marks: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 class ModerationEntry(Base):

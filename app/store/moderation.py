@@ -68,10 +68,9 @@ def sanctions_of(*, session: Session, user_id: str, now: datetime) -> list[Sanct
     )
 
 
-def ban_of_browser(*, session: Session, browser: str, now: datetime) -> Sanction | None:
-    """A ban in force naming this browser's mark (its sessions were the banned person's)."""
-    bans = session.scalars(select(Sanction).where(Sanction.kind == "ban", _in_force(now)))
-    return next((ban for ban in bans if browser in ban.browsers), None)
+def bans_in_force(*, session: Session, now: datetime) -> list[Sanction]:
+    """Every ban in force now (a new guest is checked against their marks)."""
+    return list(session.scalars(select(Sanction).where(Sanction.kind == "ban", _in_force(now))))
 
 
 def banned_among(*, session: Session, user_ids: set[str], now: datetime) -> set[str]:

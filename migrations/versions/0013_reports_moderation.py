@@ -58,7 +58,7 @@ def upgrade() -> None:
         sa.Column("until", sa.DateTime(), nullable=True),
         sa.Column("by_id", sa.String(length=32), nullable=True),
         sa.Column("at", sa.DateTime(), nullable=False),
-        sa.Column("browsers", sa.JSON(), nullable=False),
+        sa.Column("marks", sa.JSON(), nullable=False),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["by_id"], ["users.id"]),
         sa.PrimaryKeyConstraint("user_id", "kind"),
