@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.chat.mutes import Speaker, covers
@@ -82,7 +83,20 @@ def refuse_if_muted(*, session: Session, user_id: str) -> None:
         raise muted(mute)
 
 
-def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> set[str]:
-    """Which of these people are banned now (blocking: a worker thread's)."""
+def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> dict[str, str]:
+    """Which of these people are banned now, each with the message their sockets are sent
+    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text;
+    blocking: a worker thread's)."""
     with sessions() as session:
-        return store.banned_among(session=session, user_ids=user_ids, now=utcnow())
+        bans = store.bans_among(session=session, user_ids=user_ids, now=utcnow())
+        return {
+            ban.user_id: orjson.dumps(
+                {
+                    "type": "banned",
+                    "reason": ban.reason,
+                    "until": iso(ban.until),
+                    "message": banned(ban).message,
+                }
+            ).decode()
+            for ban in bans
+        }

@@ -249,10 +249,18 @@ def test_a_ban_closes_the_sockets_ends_the_sessions_and_refuses_login_and_new_gu
         banned = mod.post("/api/moderation/bans", json=body)
         assert banned.status_code == 201, banned.text
         assert banned.json()["details"]["sessions_ended"] == 1
+        told = []
         with pytest.raises(WebSocketDisconnect) as closed:
             while True:
-                wb.receive_json()
+                told.append(wb.receive_json())
         assert closed.value.code == BANNED
+        # The page is told why and until when just before the close.
+        assert told[-1] == {
+            "type": "banned",
+            "reason": "cheating",
+            "until": "2099-01-01T00:00:00Z",
+            "message": "This account is banned until 2099-01-01 00:00 UTC. Reason: cheating",
+        }
         assert until_pong(wa) is not None  # Ann plays on
     assert error_of(bob.get("/api/session")) == (401, "no_session")
     login = bob.post("/api/login", json={"username": "Bob", "password": PASSWORD})

@@ -177,10 +177,17 @@ function onTalk(message) {
   }
 }
 
+let banned = null; // the server's word on a ban, once told
+
 function onMessage(message) {
   if (message.now) noteServerTime(message.now);
   if (["chat", "chat_log", "chat_deleted", "reaction"].includes(message.type)) {
     onTalk(message);
+    return;
+  }
+  if (message.type === "banned") {
+    // Why and until when, just before the socket closes with 4410 (onStatus "banned").
+    banned = message;
     return;
   }
   if (message.type === "error" && message.about === "rematch") {
@@ -261,7 +268,9 @@ function onStatus(status, detail) {
     $("#room-loading").hidden = true;
     showError(
       $("#room-error"),
-      "A moderator banned this account. Logging in again says why and until when.",
+      banned
+        ? `A moderator banned this account. ${banned.message}`
+        : "A moderator banned this account. Logging in again says why and until when.",
     );
   }
   if (status === "open") talk?.sayReading();
