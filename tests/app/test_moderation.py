@@ -404,3 +404,24 @@ def test_the_moderation_page_and_the_report_form_on_player_pages(new_client: New
     assert 'id="player-report"' in ann.get("/players/Bob").text
     assert 'id="player-report"' not in ann.get("/players/Ann").text  # not yourself
     assert 'id="player-report"' not in new_client("Gus").get("/players/Bob").text
+
+
+def test_a_guest_seated_at_a_table_is_reported_from_it_by_the_name_it_shows(
+    new_client: NewClient,
+) -> None:
+    ann, guest = account(new_client, "Ann"), new_client("Pest")
+    mod = moderator(new_client)
+    room = started_room(ann, [guest])
+    with guest.websocket_connect(f"/ws/rooms/{room['id']}") as wg:
+        said(wg, "table", "spam spam spam")
+    # The room page's "Report a player" menu (talk/report-table.js) sends this.
+    assert 'id="report-person"' in ann.get(f"/rooms/{room['id']}").text
+    body = {"username": "Pest", "reason": "spam", "text": "", "room_id": room["id"]}
+    response = ann.post("/api/reports", json=body)
+    assert response.status_code == 201, response.text
+    [report] = mod.get("/api/moderation/reports").json()["reports"]
+    assert (report["name"], report["user_id"]) == ("Pest", user_id(guest))
+    assert [line["text"] for line in report["evidence"]["lines"]] == ["spam spam spam"]
+    # Not a name seated there: nobody to report.
+    wrong = {**body, "username": "Nobody"}
+    assert error_of(ann.post("/api/reports", json=wrong)) == (404, "player_not_found")
