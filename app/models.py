@@ -97,6 +97,9 @@ class Room(Base):
     # and while a match runs its clocks (app/rooms/turn_clocks.py), written with each event.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     clock_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # Who ended the table before its time: "moderator" (app/moderation/), or None when it
+    # ended by itself (closed or abandoned because nobody stayed). Shown on the room page.
+    closed_by: Mapped[str | None] = mapped_column(String(16), default=None)
     # The host's chat settings: whether the players read the watchers' channel, and the
     # people muted at this table (user ids).
     watchers_chat: Mapped[bool] = mapped_column(default=True, server_default=true())
@@ -457,9 +460,11 @@ class Report(Base):
 class Sanction(Base):
     """A site-wide mute or ban of a person, in force until ``until`` (None: until lifted).
 
-    One of each kind per person: a new one replaces the old. A ban also names the browsers
-    the person's sessions were opened from (app/people/browser_mark.py), whose new guests
-    it refuses."""
+    One of each kind per person: a new one replaces the old. A ban also keeps where the
+    person's live sessions were opened — browser marks and network addresses, and when
+    (``{"at", "browsers", "addresses"}``, as a mute at a table keeps them) — and refuses a
+    new guest from one of those browsers, or made since from one of those addresses
+    (app/chat/mutes.py ``covers``)."""
 
     __tablename__ = "sanctions"
 
@@ -471,7 +476,7 @@ class Sanction(Base):
     until: Mapped[datetime | None] = mapped_column(default=None)
     by_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), default=None)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    browsers: Mapped[list[str]] = mapped_column(JSON, default=list)
+    marks: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 class ModerationEntry(Base):

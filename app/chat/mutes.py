@@ -14,12 +14,16 @@ lasts it also covers:
 Accounts that existed before are covered by their own mute only when they speak from
 another browser; guests made before the mute are not covered by the address (they are
 other people as far as the server can tell); the host is never covered.
+
+A moderator's ban keeps the same mark of the banned account's sessions, and ``covers``
+refuses a new guest from them the same way (app/moderation/sanctions.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from app.rooms.records import LiveRoom
 
@@ -40,11 +44,15 @@ def is_muted(room: LiveRoom, speaker: Speaker) -> bool:
         return True
     if speaker.user_id == room.host_id:
         return False
-    for mark in room.mute_marks.values():
-        if speaker.browser is not None and speaker.browser in mark["browsers"]:
-            return True
-        made = speaker.guest_since
-        fresh = made is not None and made >= datetime.fromisoformat(mark["at"].rstrip("Z"))
-        if fresh and speaker.address is not None and speaker.address in mark["addresses"]:
-            return True
-    return False
+    return any(covers(mark, speaker) for mark in room.mute_marks.values())
+
+
+def covers(mark: dict[str, Any], speaker: Speaker) -> bool:
+    """Whether a mark of where a person's sessions were opened (``{"at", "browsers",
+    "addresses"}``, app/store/people.py) covers ``speaker``: one of its browsers, or a
+    guest made since ``at`` from one of its addresses."""
+    if speaker.browser is not None and speaker.browser in mark["browsers"]:
+        return True
+    made = speaker.guest_since
+    fresh = made is not None and made >= datetime.fromisoformat(mark["at"].rstrip("Z"))
+    return fresh and speaker.address is not None and speaker.address in mark["addresses"]

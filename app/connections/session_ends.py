@@ -4,7 +4,9 @@ A socket's identity is read once, when it opens; a logout (or "log out everywher
 a sign-up or a login replacing a guest's session) ends sessions later. Whenever a user is
 forgotten — here, or by another process through the sessions channel (app/cluster/) — the
 sessions of that user's open sockets in this process are looked up again in the database,
-and each socket whose session is gone is closed with :data:`SIGNED_OUT_CLOSE`. When every
+and each socket whose session is gone is closed with :data:`SIGNED_OUT_CLOSE` — or, when a
+moderator banned the account, sent the ban (why, until when) and closed with
+:data:`BANNED_CLOSE`. When every
 identity is forgotten (Redis came back: word may have been missed), every socket's session
 is looked up.
 
@@ -38,11 +40,12 @@ class SessionEnds:
         hub: Hub,
         live_sessions: Callable[[set[str]], set[str]],
         loop: asyncio.AbstractEventLoop,
-        banned: Callable[[set[str]], set[str]] = lambda _user_ids: set(),
+        banned: Callable[[set[str]], dict[str, str]] = lambda _user_ids: {},
     ) -> None:
         self.hub = hub
         # Which of the given session ids still live, and which of the given users are
-        # banned (blocking: run in a worker thread).
+        # banned: the ``banned`` message each is sent before the close (blocking: run in a
+        # worker thread).
         self.live_sessions = live_sessions
         self.banned = banned
         self.loop = loop
@@ -115,7 +118,7 @@ class SessionEnds:
 
     async def _close_ended(self, checked: list[Connection], answer: asyncio.Future[None]) -> None:
         live: set[str] | None = None
-        banned: set[str] = set()
+        banned: dict[str, str] = {}
         try:
             ids = {c.session_id for c in checked if c.session_id is not None}
             live = await asyncio.to_thread(self.live_sessions, ids)
@@ -131,7 +134,10 @@ class SessionEnds:
                 if connection.session_check is answer:
                     connection.session_check = None
                 if live is not None and connection.session_id not in live:
-                    if connection.user_id in banned:
+                    told = banned.get(connection.user_id or "")
+                    if told is not None:
+                        # Why and until when, before the close (its reason is too short).
+                        connection.reply(told)
                         connection.close(BANNED_CLOSE, BANNED_REASON)
                     else:
                         connection.close(SIGNED_OUT_CLOSE, SIGNED_OUT_REASON)

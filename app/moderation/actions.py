@@ -169,7 +169,7 @@ class Moderation:
                 until=until,
                 by_id=act.moderator.id,
                 at=utcnow(),
-                browsers=[],
+                marks={},
             )
             store.put_sanction(session=session, sanction=sanction)
             return {"until": iso(until)}
@@ -178,20 +178,21 @@ class Moderation:
 
     async def ban(self, act: Act, key: str, until: datetime | None) -> dict[str, Any]:
         """Ban the person (until a time, or until lifted): every session ends, every
-        socket closes, logins and new sessions from their browsers are refused."""
+        socket closes, logins and new guests from their browsers and addresses are refused."""
         if until is not None and until <= utcnow():
             raise Refusal("bad_duration", "A ban ends in the future (or leave out until).", 422)
 
         def work(session: Session, user: User) -> dict[str, Any]:
-            origins = common.session_origins(session=session, user_id=user.id)
+            now = utcnow()
             sanction = Sanction(
                 user_id=user.id,
                 kind="ban",
                 reason=act.reason,
                 until=until,
                 by_id=act.moderator.id,
-                at=utcnow(),
-                browsers=sorted({browser for browser, _ in origins if browser}),
+                at=now,
+                # Read before the sessions end: where they were opened.
+                marks=common.origins_mark(session=session, user_id=user.id, at=now),
             )
             store.put_sanction(session=session, sanction=sanction)
             ended = common.close_user_sessions(session=session, user_id=user.id)

@@ -1,7 +1,8 @@
 """Filing a report: who reports whom, why, and the evidence the server attaches itself.
 
 Any account may report a person — from their player page (by username), from a chat line
-(its id: the line must be theirs) or from a table (its id). The reporter chooses a reason
+(its id: the line must be theirs) or from a table (its id; a guest seated there is named
+by the name the table shows). The reporter chooses a reason
 from a short list and may add words; the server attaches what it knows: the line itself,
 the reported person's other lines at that table, the room and its match. The evidence is
 copied into the report, so it stays for the moderators even if a line is deleted later.
@@ -40,16 +41,23 @@ def line_evidence(line: ChatMessage) -> dict[str, Any]:
     }
 
 
-def _reported(session: Session, username: str, line: ChatMessage | None) -> User:
+def _reported(session: Session, username: str, line: ChatMessage | None, room: Room | None) -> User:
     """The person reported: the account of that username or, reporting a guest's line,
-    its speaker under the name the line shows."""
-    account = common.user_by_username_key(session=session, key=name_key(username.strip()))
+    its speaker under the name the line shows, or, reporting from a table, the guest
+    seated there under that name."""
+    name = username.strip()
+    account = common.user_by_username_key(session=session, key=name_key(name))
     if account is not None:
         return account
-    if line is not None and line.name == username.strip():
+    if line is not None and line.name == name:
         speaker = session.get(User, line.user_id)
         if speaker is not None:
             return speaker
+    seated = [seat.user_id for seat in room.seats if seat.name == name] if room else []
+    if seated and seated[0] is not None:
+        guest = session.get(User, seated[0])
+        if guest is not None:
+            return guest
     raise Refusal("player_not_found", f"There is no player called {username}.", 404)
 
 
@@ -77,16 +85,16 @@ def file_report(
         if room_id is not None and line.room_id != room_id:
             raise Refusal("bad_evidence", "That chat line was not said at that table.", 422)
         room_id = line.room_id
-    reported = _reported(session, username, line)
-    if reported.id == reporter_id:
-        raise Refusal("report_self", "You cannot report yourself.", 422)
-    if line is not None and line.user_id != reported.id:
-        raise Refusal("bad_evidence", f"That chat line is not {username}'s.", 422)
     room = None
     if room_id is not None:
         room = session.get(Room, room_id)
         if room is None:
             raise Refusal("room_not_found", "There is no such room.", 404)
+    reported = _reported(session, username, line, room)
+    if reported.id == reporter_id:
+        raise Refusal("report_self", "You cannot report yourself.", 422)
+    if line is not None and line.user_id != reported.id:
+        raise Refusal("bad_evidence", f"That chat line is not {username}'s.", 422)
     now = utcnow()
     since = now - timedelta(hours=1)
     if store.reports_since(session=session, reporter_id=reporter_id, since=since) >= PER_HOUR:

@@ -1,10 +1,12 @@
 """Site-wide mutes and bans as people meet them: the refusal, saying why and until when.
 
 A ban refuses the account's login (403 ``banned``), any new guest session from a browser
-its sessions were opened in, and closes its sockets (app/connections/session_ends.py);
-a site-wide mute refuses its chat lines everywhere (403 ``site_muted``), checked by the chat
-in the database (app/chat/service.py), so it holds on every process. Both are distinct
-from the mute a host sets at one table (app/chat/mutes.py).
+its sessions were opened in or, made after the ban, from an address they were opened from
+(the same cover a host's mute gives at a table), and closes its sockets
+(app/connections/session_ends.py). A site-wide mute refuses its chat lines and reactions
+everywhere (403 ``site_muted``), checked by the chat in the database (app/chat/service.py),
+so it holds on every process. Both are distinct from the mute a host sets at one table
+(app/chat/mutes.py).
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.chat.mutes import Speaker, covers
 from app.models import Sanction, iso, utcnow
+from app.people.sessions import Origin
 from app.refusal import Refusal
 from app.store import moderation as store
 
@@ -59,13 +64,15 @@ def refuse_if_banned(session: Session, user_id: str) -> None:
         raise banned(ban)
 
 
-def refuse_if_browser_banned(session: Session, browser: str | None) -> None:
-    """Refuse (``banned``) a new guest from a browser a banned person's sessions used."""
-    if browser is None:
-        return
-    ban = store.ban_of_browser(session=session, browser=browser, now=utcnow())
-    if ban is not None:
-        raise banned(ban)
+def refuse_if_origin_banned(session: Session, origin: Origin) -> None:
+    """Refuse (``banned``) a new guest from a browser a banned person's sessions used, or
+    from an address they used (a guest made now is made after the ban): the ban's marks
+    cover it as a mute's at a table cover a fresh guest (app/chat/mutes.py)."""
+    now = utcnow()
+    guest = Speaker("", browser=origin.browser, address=origin.address, guest_since=now)
+    for ban in store.bans_in_force(session=session, now=now):
+        if ban.marks and covers(ban.marks, guest):
+            raise banned(ban)
 
 
 def refuse_if_muted(*, session: Session, user_id: str) -> None:
@@ -76,7 +83,20 @@ def refuse_if_muted(*, session: Session, user_id: str) -> None:
         raise muted(mute)
 
 
-def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> set[str]:
-    """Which of these people are banned now (blocking: a worker thread's)."""
+def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> dict[str, str]:
+    """Which of these people are banned now, each with the message their sockets are sent
+    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text;
+    blocking: a worker thread's)."""
     with sessions() as session:
-        return store.banned_among(session=session, user_ids=user_ids, now=utcnow())
+        bans = store.bans_among(session=session, user_ids=user_ids, now=utcnow())
+        return {
+            ban.user_id: orjson.dumps(
+                {
+                    "type": "banned",
+                    "reason": ban.reason,
+                    "until": iso(ban.until),
+                    "message": banned(ban).message,
+                }
+            ).decode()
+            for ban in bans
+        }

@@ -34,6 +34,7 @@ def room_description(room: LiveRoom) -> dict[str, Any]:
             for h in room.seats
         ],
         "status": room.status,
+        "closed_by": room.closed_by,
         "code": room.code,  # freed when the room ends
         "host_id": room.host_id,
         "options": room.options,
@@ -59,6 +60,7 @@ def room_description(room: LiveRoom) -> dict[str, Any]:
 # The room's fields a description sets, by the description's key.
 _DESCRIBED = {
     "status": "status",
+    "closed_by": "closed_by",
     "code": "code",
     "host_id": "host_id",
     "options": "options",

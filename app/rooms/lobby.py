@@ -419,12 +419,11 @@ class Lobby:
         async with room.lock:
             if room.status != "waiting":
                 return False
-            await self._close(room)
+            await self._close(room, closed_by="moderator")
             return True
 
-    async def _close(self, room: LiveRoom) -> None:
-        await self.storage.call(
-            store.update_room, room_id=room.id, changes={"status": "closed", "code": None}
-        )
-        room.status, room.code = "closed", None
+    async def _close(self, room: LiveRoom, closed_by: str | None = None) -> None:
+        changes = {"status": "closed", "code": None, "closed_by": closed_by}
+        await self.storage.call(store.update_room, room_id=room.id, changes=changes)
+        room.status, room.code, room.closed_by = "closed", None, closed_by
         self._changed(room)

@@ -103,6 +103,8 @@ class LiveRoom:
     # owner (app/rooms/away.py) and carried to other processes in its notices.
     away_since: list[float | None] = field(default_factory=list)
     vacant_since: float | None = None
+    # Who ended the table before its time ("moderator"; None: it ended by itself).
+    closed_by: str | None = None
     # The host's chat settings: whether the players read the watchers' channel, and who
     # is muted here (user ids, sorted).
     watchers_chat: bool = True

@@ -316,11 +316,12 @@ class Referee:
         async with room.lock:
             if room.status != "playing":
                 return False
-            await self._abandon(room)
+            await self._abandon(room, closed_by="moderator")
             return True
 
-    async def _abandon(self, room: LiveRoom) -> None:
-        """Under the room's lock: the match in play ends as ``abandoned``."""
+    async def _abandon(self, room: LiveRoom, closed_by: str | None = None) -> None:
+        """Under the room's lock: the match in play ends as ``abandoned`` (``closed_by``:
+        who cut it short, None when nobody stayed)."""
         assert room.match_id is not None, "a playing room has a match"
         clocks = None if room.turn_clocks is None else turn_clocks.stopped(room.turn_clocks)
         await self.storage.call(
@@ -329,8 +330,9 @@ class Referee:
             match_id=room.match_id,
             scores=room.rules.scores(room.state),
             clock_state=None if clocks is None else clocks.to_json(),
+            closed_by=closed_by,
         )
-        room.status, room.code = "abandoned", None
+        room.status, room.code, room.closed_by = "abandoned", None, closed_by
         room.turn_clocks = clocks
         room.described()
         self.notifier.room_changed(room)

@@ -56,6 +56,7 @@ def live_room(row: Room) -> LiveRoom:
         pace=row.pace or "live",  # a row not yet flushed holds None
         days_per_move=row.days_per_move,
         turn_clocks=TurnClocks.from_json(row.clock_state),
+        closed_by=row.closed_by,
         watchers_chat=row.watchers_chat,
         muted=list(row.muted),
         mute_marks=dict(row.mute_marks or {}),  # a row not yet flushed holds None
@@ -171,7 +172,7 @@ class RoomRegistry:
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",
             "seed_hash", "state", "version", "last_event", "last_action", "rematch_id", "rated",
-            "time_control", "turn_clocks", "watchers_chat", "muted", "mute_marks",
+            "time_control", "turn_clocks", "closed_by", "watchers_chat", "muted", "mute_marks",
         ):  # fmt: skip
             setattr(room, name, getattr(fresh, name))
         room.described()

@@ -81,6 +81,7 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
         "visibility": room.visibility,
         "rated": room.rated,
         "status": room.status,
+        "closed_by": room.closed_by,
         "host_id": room.host_id,
         "match_id": room.match_id,
         "seed_hash": room.seed_hash,

@@ -23,7 +23,7 @@ from app.http.deps import (
     client_address,
 )
 from app.http.schemas import SessionIn
-from app.moderation.sanctions import refuse_if_browser_banned
+from app.moderation.sanctions import refuse_if_origin_banned
 from app.observability.context import person
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
@@ -58,8 +58,8 @@ def _start_or_rename(
                 "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
             )
         if user is None:
-            # A banned person's browser gets no new guest.
-            refuse_if_browser_banned(session, origin.browser)
+            # A banned person's browser, or address, gets no new guest.
+            refuse_if_origin_banned(session, origin)
             return new_guest(session, name, origin)
         store.save_user(session=session, user_id=user.id, name=name)
     auth.forget_user(user.id)

@@ -13,9 +13,8 @@ from app.models import (
     ChatMessage,
     Room,
     User,
-    iso,
 )
-from app.store.people import session_origins
+from app.store.people import origins_mark
 
 
 def add_chat(*, session: Session, message: ChatMessage) -> ChatMessage | None:
@@ -79,12 +78,7 @@ def set_muted(
         return None
     marks = {user_id: mark for user_id, mark in marks.items() if user_id != person}
     if at is not None:
-        origins = session_origins(session=session, user_id=person)
-        marks[person] = {
-            "at": iso(at),
-            "browsers": sorted({browser for browser, _ in origins if browser}),
-            "addresses": sorted({address for _, address in origins if address}),
-        }
+        marks[person] = origins_mark(session=session, user_id=person, at=at)
     session.execute(update(Room).where(Room.id == room_id).values(muted=muted, mute_marks=marks))
     session.commit()
     return marks

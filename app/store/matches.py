@@ -101,8 +101,10 @@ def abandon_match(
     match_id: str,
     scores: list[int],
     clock_state: dict[str, Any] | None,
+    closed_by: str | None = None,
 ) -> None:
-    """End a match nobody stayed for: kept with its log, marked ``abandoned``."""
+    """End a match nobody stayed for (or a moderator stopped: ``closed_by``): kept with its
+    log, marked ``abandoned``."""
     end_match(
         connection=session.connection(),
         match_id=match_id,
@@ -113,7 +115,7 @@ def abandon_match(
     session.execute(
         update(Room)
         .where(Room.id == room_id)
-        .values(status="abandoned", code=None, clock_state=clock_state)
+        .values(status="abandoned", code=None, clock_state=clock_state, closed_by=closed_by)
     )
     session.commit()
 

@@ -68,20 +68,19 @@ def sanctions_of(*, session: Session, user_id: str, now: datetime) -> list[Sanct
     )
 
 
-def ban_of_browser(*, session: Session, browser: str, now: datetime) -> Sanction | None:
-    """A ban in force naming this browser's mark (its sessions were the banned person's)."""
-    bans = session.scalars(select(Sanction).where(Sanction.kind == "ban", _in_force(now)))
-    return next((ban for ban in bans if browser in ban.browsers), None)
+def bans_in_force(*, session: Session, now: datetime) -> list[Sanction]:
+    """Every ban in force now (a new guest is checked against their marks)."""
+    return list(session.scalars(select(Sanction).where(Sanction.kind == "ban", _in_force(now))))
 
 
-def banned_among(*, session: Session, user_ids: set[str], now: datetime) -> set[str]:
-    """Which of these people are banned now."""
+def bans_among(*, session: Session, user_ids: set[str], now: datetime) -> list[Sanction]:
+    """The bans in force now of these people."""
     if not user_ids:
-        return set()
-    found = select(Sanction.user_id).where(
+        return []
+    found = select(Sanction).where(
         Sanction.kind == "ban", Sanction.user_id.in_(user_ids), _in_force(now)
     )
-    return set(session.scalars(found))
+    return list(session.scalars(found))
 
 
 def put_sanction(*, session: Session, sanction: Sanction) -> None:

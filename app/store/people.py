@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
@@ -10,6 +11,7 @@ from sqlalchemy.orm import Session
 from app.models import (
     AuthSession,
     User,
+    iso,
 )
 
 # Session ids asked about in one query: well under every database's limit of parameters.
@@ -49,6 +51,18 @@ def session_origins(*, session: Session, user_id: str) -> list[tuple[str | None,
         select(AuthSession.browser, AuthSession.address).where(AuthSession.user_id == user_id)
     )
     return [(browser, address) for browser, address in rows]
+
+
+def origins_mark(*, session: Session, user_id: str, at: datetime) -> dict[str, Any]:
+    """Where a user's live sessions were opened, as a mute or a ban keeps it from ``at``:
+    ``{"at": ISO time, "browsers": [...], "addresses": [...]}`` (app/chat/mutes.py says
+    what it covers)."""
+    origins = session_origins(session=session, user_id=user_id)
+    return {
+        "at": iso(at),
+        "browsers": sorted({browser for browser, _ in origins if browser}),
+        "addresses": sorted({address for _, address in origins if address}),
+    }
 
 
 def session_user(

@@ -1,4 +1,5 @@
-"""reports, moderators, site-wide mutes and bans, and the moderators' audit log
+"""reports, moderators, site-wide mutes and bans, the moderators' audit log, and who
+closed a table
 
 Revision ID: 0013_reports_moderation
 Revises: 0012_friends_invitations_blocks
@@ -17,6 +18,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    op.add_column("rooms", sa.Column("closed_by", sa.String(length=16), nullable=True))
     op.create_table(
         "moderators",
         sa.Column("user_id", sa.String(length=32), nullable=False),
@@ -56,7 +58,7 @@ def upgrade() -> None:
         sa.Column("until", sa.DateTime(), nullable=True),
         sa.Column("by_id", sa.String(length=32), nullable=True),
         sa.Column("at", sa.DateTime(), nullable=False),
-        sa.Column("browsers", sa.JSON(), nullable=False),
+        sa.Column("marks", sa.JSON(), nullable=False),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["by_id"], ["users.id"]),
         sa.PrimaryKeyConstraint("user_id", "kind"),
@@ -89,3 +91,4 @@ def downgrade() -> None:
     op.drop_index("ix_reports_status_id", table_name="reports")
     op.drop_table("reports")
     op.drop_table("moderators")
+    op.drop_column("rooms", "closed_by")

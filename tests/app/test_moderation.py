@@ -12,6 +12,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from app.admin import change_role
+from app.models import Room
 from tests.app.helpers import PASSWORD, NewClient, account, next_of, started_room
 from tests.app.test_chat import say, until_pong, user_id
 
@@ -248,10 +249,18 @@ def test_a_ban_closes_the_sockets_ends_the_sessions_and_refuses_login_and_new_gu
         banned = mod.post("/api/moderation/bans", json=body)
         assert banned.status_code == 201, banned.text
         assert banned.json()["details"]["sessions_ended"] == 1
+        told = []
         with pytest.raises(WebSocketDisconnect) as closed:
             while True:
-                wb.receive_json()
+                told.append(wb.receive_json())
         assert closed.value.code == BANNED
+        # The page is told why and until when just before the close.
+        assert told[-1] == {
+            "type": "banned",
+            "reason": "cheating",
+            "until": "2099-01-01T00:00:00Z",
+            "message": "This account is banned until 2099-01-01 00:00 UTC. Reason: cheating",
+        }
         assert until_pong(wa) is not None  # Ann plays on
     assert error_of(bob.get("/api/session")) == (401, "no_session")
     login = bob.post("/api/login", json={"username": "Bob", "password": PASSWORD})
@@ -260,9 +269,13 @@ def test_a_ban_closes_the_sockets_ends_the_sessions_and_refuses_login_and_new_gu
     assert "cheating" in login.json()["message"]
     wrong = bob.post("/api/login", json={"username": "Bob", "password": "not it at all"})
     assert error_of(wrong) == (401, "bad_login")  # a guesser learns nothing of the ban
-    # The banned browser gets no guest; another browser does.
+    # The banned browser gets no guest, nor does another at its address (every test client
+    # has the same one: tests/app/test_bans_cover_fresh_guests.py tells addresses apart).
     assert error_of(bob.post("/api/session", json={"name": "Bobby"})) == (403, "banned")
-    assert new_client(None).post("/api/session", json={"name": "Bobby"}).status_code == 200
+    assert error_of(new_client(None).post("/api/session", json={"name": "Bobby"})) == (
+        403,
+        "banned",
+    )
     unbanned = mod.delete("/api/moderation/bans/Bob", params={"reason": "appeal granted"})
     assert unbanned.status_code == 200, unbanned.text
     again = bob.post("/api/login", json={"username": "Bob", "password": PASSWORD})
@@ -319,9 +332,15 @@ def test_closing_tables_waiting_and_in_play(new_client: NewClient) -> None:
     playing = started_room(ann, [bob])
     reason = {"reason": "abusive table name"}
     for room, status in ((waiting, "closed"), (playing, "abandoned")):
+        assert ann.get(f"/api/rooms/{room['id']}").json()["closed_by"] is None
         response = mod.post(f"/api/moderation/rooms/{room['id']}/close", json=reason)
         assert response.status_code == 200, response.text
-        assert ann.get(f"/api/rooms/{room['id']}").json()["status"] == status
+        described = ann.get(f"/api/rooms/{room['id']}").json()
+        # The room page words it: "A moderator closed this table."
+        assert (described["status"], described["closed_by"]) == (status, "moderator")
+        with ann.app.state.sessions() as session:  # kept for when the room loads again
+            row = session.get(Room, room["id"])
+            assert row is not None and row.closed_by == "moderator"
         again = mod.post(f"/api/moderation/rooms/{room['id']}/close", json=reason)
         assert error_of(again) == (409, "table_ended")
     assert error_of(mod.post("/api/moderation/rooms/nosuch/close", json=reason)) == (
@@ -385,3 +404,24 @@ def test_the_moderation_page_and_the_report_form_on_player_pages(new_client: New
     assert 'id="player-report"' in ann.get("/players/Bob").text
     assert 'id="player-report"' not in ann.get("/players/Ann").text  # not yourself
     assert 'id="player-report"' not in new_client("Gus").get("/players/Bob").text
+
+
+def test_a_guest_seated_at_a_table_is_reported_from_it_by_the_name_it_shows(
+    new_client: NewClient,
+) -> None:
+    ann, guest = account(new_client, "Ann"), new_client("Pest")
+    mod = moderator(new_client)
+    room = started_room(ann, [guest])
+    with guest.websocket_connect(f"/ws/rooms/{room['id']}") as wg:
+        said(wg, "table", "spam spam spam")
+    # The room page's "Report a player" menu (talk/report-table.js) sends this.
+    assert 'id="report-person"' in ann.get(f"/rooms/{room['id']}").text
+    body = {"username": "Pest", "reason": "spam", "text": "", "room_id": room["id"]}
+    response = ann.post("/api/reports", json=body)
+    assert response.status_code == 201, response.text
+    [report] = mod.get("/api/moderation/reports").json()["reports"]
+    assert (report["name"], report["user_id"]) == ("Pest", user_id(guest))
+    assert [line["text"] for line in report["evidence"]["lines"]] == ["spam spam spam"]
+    # Not a name seated there: nobody to report.
+    wrong = {**body, "username": "Nobody"}
+    assert error_of(ann.post("/api/reports", json=wrong)) == (404, "player_not_found")

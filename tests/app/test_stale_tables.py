@@ -28,6 +28,7 @@ def test_a_waiting_room_nobody_sits_at_closes_after_the_stale_time(timed: Timed)
     # Closed, the room leaves memory; asked for again, it loads closed from the database.
     eventually(lambda: registry.held(rid) is None, "the closed room to be let go")
     assert room_of(ann, rid)["status"] == "closed"
+    assert room_of(ann, rid)["closed_by"] is None  # the page says nobody was at it
     error_of(bob.post(f"/api/rooms/{rid}/join"), 409, "room_closed")
     error_of(ann.post(f"/api/rooms/{rid}/start"), 409, "room_closed")
     error_of(ann.post(f"/api/rooms/{rid}/bots", json={"seat": 1}), 409, "room_closed")

@@ -5,7 +5,8 @@
 // get the public view; a player's connection gets their seat's view. Reconnects restore
 // the table without a reload; every refusal is shown in words next to what caused it. It
 // also says when the host role moves on, lets a person take back the seat a computer plays
-// for them, and says when a table has closed. When a rematch everyone accepted starts, the
+// for them, says when a table has closed (and why), and lets an account report another
+// player at the table (talk/report-table.js). When a rematch everyone accepted starts, the
 // page moves to its room over the socket (no reload): the new room's description, table and
 // talk come with its socket.
 
@@ -16,6 +17,7 @@ import { noteServerTime } from "../table/clocks.js";
 import { Table } from "../table/table.js";
 import { ChatPanel } from "../talk/chat.js";
 import { reactionButtons, showBubble } from "../talk/reactions.js";
+import { TableReport } from "../talk/report-table.js";
 import { currentUser, initChrome, onRename, setConnection } from "./common.js";
 import { initLobby, isHost, showLobby } from "./lobby.js";
 import { TurnSignals } from "./signals.js";
@@ -32,6 +34,7 @@ let lastStatus = null;
 const tableWrap = $("#table-wrap");
 initLobby({ watchOnly });
 let talk = null; // the chat panel, once the room is known
+const tableReport = new TableReport($("#report-person")); // "Report a player"
 const signals = new TurnSignals(
   {
     panel: $("#turn-alerts"),
@@ -46,12 +49,17 @@ function renderLobby() {
   showLobby(room);
 }
 
-/** A table closed before its match started: say so instead of the lobby. */
+/** A table closed before its match started: say so (and why) instead of the lobby. */
 function renderClosed() {
   tableWrap.hidden = true;
   $("#lobby").hidden = true;
   $("#room-loading").hidden = true;
-  showError($("#room-error"), "This table closed: nobody was at it for a long while.");
+  showError(
+    $("#room-error"),
+    room.closed_by === "moderator"
+      ? "A moderator closed this table."
+      : "This table closed: nobody was at it for a long while.",
+  );
 }
 
 /** Tell everyone when the host role moved on (the host left, or was away too long). */
@@ -158,6 +166,7 @@ function mySeat() {
 /** The room changed: the talk panel and the signals follow who you are in it. */
 function roomForTalk() {
   talk.updateRoom(room);
+  tableReport.update(room, currentUser());
   $("#reaction-bar").hidden = mySeat() === null;
   signals.seated(mySeat() !== null);
 }
@@ -172,10 +181,17 @@ function onTalk(message) {
   }
 }
 
+let banned = null; // the server's word on a ban, once told
+
 function onMessage(message) {
   if (message.now) noteServerTime(message.now);
   if (["chat", "chat_log", "chat_deleted", "reaction"].includes(message.type)) {
     onTalk(message);
+    return;
+  }
+  if (message.type === "banned") {
+    // Why and until when, just before the socket closes with 4410 (onStatus "banned").
+    banned = message;
     return;
   }
   if (message.type === "error" && message.about === "rematch") {
@@ -256,7 +272,9 @@ function onStatus(status, detail) {
     $("#room-loading").hidden = true;
     showError(
       $("#room-error"),
-      "A moderator banned this account. Logging in again says why and until when.",
+      banned
+        ? `A moderator banned this account. ${banned.message}`
+        : "A moderator banned this account. Logging in again says why and until when.",
     );
   }
   if (status === "open") talk?.sayReading();

@@ -69,7 +69,10 @@ export function turnBanner(ctx) {
   const toAct = view.to_act || [];
   let headline = "";
   if (ctx.room?.status === "abandoned") {
-    headline = "This match was abandoned: nobody stayed at the table";
+    headline =
+      ctx.room.closed_by === "moderator"
+        ? "A moderator closed this table: the match was stopped"
+        : "This match was abandoned: nobody stayed at the table";
   } else if (view.over) {
     const winners = view.winners || [];
     headline = winners.length ? `${winnersLine(ctx, winners)}!` : "The match is over";
