@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.models import Block, Friendship, Invitation, Room, Seat, User, utcnow
+from app.models import Block, ChatMessage, Friendship, Invitation, Room, Seat, User, utcnow
 
 # The statuses of a table that is over (as app/rooms/records.py's ENDED).
 ENDED = ("finished", "closed", "abandoned")
@@ -156,6 +156,17 @@ def blocked_by(*, session: Session, blocker_id: str) -> dict[str, str]:
         .order_by(func.coalesce(User.username, User.name))
     ).all()
     return {user_id: name for user_id, name in rows}
+
+
+def talk_read_by(
+    *, session: Session, viewer_id: str | None, messages: list[ChatMessage]
+) -> list[ChatMessage]:
+    """The lines the viewer reads: those of people they blocked are left out (a match's
+    review and transcript, as at the table)."""
+    if viewer_id is None or not messages:
+        return messages
+    hidden = set(session.scalars(select(Block.blocked_id).where(Block.blocker_id == viewer_id)))
+    return [m for m in messages if m.user_id not in hidden]
 
 
 def blockers_among(*, session: Session, blocked_id: str, user_ids: set[str]) -> set[str]:
