@@ -44,6 +44,7 @@ from app.observability.metrics import REFUSALS, move_seconds
 from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
+from app.social.hiding import Hiding
 from app.store.outage import is_outage
 
 POLICY_VIOLATION = 1008
@@ -154,6 +155,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
     chat: Chat = state.chat
+    hiding: Hiding = state.social.hiding
     if not origin_allowed(websocket.headers, state.allowed_origins):
         # A page on another site opening a socket with this visitor's cookie: refused
         # before the handshake completes (the browser sees a 403).
@@ -171,8 +173,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             person(user_id)  # the socket's log lines name whom it acts for
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
-        # Whose lines and reactions this person never gets: those they blocked.
-        hides = await state.social.hiding.blocked(user_id) if user_id else frozenset()
+        # Whose lines and reactions this person never gets: those they blocked (read
+        # last, as nothing may stop the socket between this and ``opened`` below).
+        opening = await hiding.opening(user_id) if user_id else None
     except Refusal as error:
         await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
@@ -201,7 +204,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         chat=chat.recent_of(room),
         session_id=session_id,
     )
-    connection.hides = hides
+    # With no wait from here to ``hub.add``: a block told in between would miss it.
+    connection.hides = hiding.opened(opening) if opening is not None else frozenset()
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -163,3 +164,30 @@ def test_a_blocked_persons_talk_is_left_out_of_the_blockers_review_and_transcrip
     lines, transcript = said(bob)  # everyone else still reads both
     assert lines == ["well played, Ada", "thanks, Bob"]
     assert "well played, Ada" in transcript and "thanks, Bob" in transcript
+
+
+def test_a_block_made_while_a_connection_opens_is_kept_by_it(
+    new_client: NewClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
+    room = bob.post("/api/rooms", json={"game": "cups", "seats": 3}).json()
+    assert ada.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    social = ada.app.state.social
+    ada_id = ada.get("/api/session").json()["user_id"]
+    read_blocks = social.hiding.blocked
+
+    async def read_then_block(user_id: str) -> frozenset[str]:
+        """Ada's blocks are read for her new connection; she blocks Bob right after."""
+        found: frozenset[str] = await read_blocks(user_id)
+        if user_id == ada_id:
+            await social.blocks.block(ada_id, "Bob")
+        return found
+
+    monkeypatch.setattr(social.hiding, "blocked", read_then_block)
+    path = f"/ws/rooms/{room['id']}"
+    with ada.websocket_connect(path) as ada_ws, bob.websocket_connect(path) as bob_ws:
+        next_of(ada_ws, "chat_log")
+        next_of(bob_ws, "chat_log")
+        bob_ws.send_json({"type": "chat", "channel": "table", "text": "hidden"})
+        assert next_of(bob_ws, "chat")["text"] == "hidden"
+        assert chat_until_pong(ada_ws) == []
