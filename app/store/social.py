@@ -203,7 +203,12 @@ def _open_invitations(session: Session, *conditions: object) -> list[OpenInvitat
         select(Invitation, Room.game, func.coalesce(User.username, User.name))
         .join(Room, Room.id == Invitation.room_id)
         .join(User, User.id == Invitation.from_id)
-        .where(Room.status == "waiting", taken < Room.seat_count, *conditions)  # type: ignore[arg-type]
+        .where(
+            Invitation.expired_at.is_(None),
+            Room.status == "waiting",
+            taken < Room.seat_count,
+            *conditions,  # type: ignore[arg-type]
+        )
         .order_by(Invitation.created_at)
     ).all()
     return [
@@ -252,6 +257,16 @@ def add_invitation(*, session: Session, invitation: Invitation) -> Invitation:
     session.add(invitation)
     session.commit()
     return invitation
+
+
+def expire_invitations(*, session: Session, room_id: str) -> None:
+    """The table started or was closed: its invitations are no longer offered (in the
+    caller's transaction)."""
+    session.execute(
+        update(Invitation)
+        .where(Invitation.room_id == room_id, Invitation.expired_at.is_(None))
+        .values(expired_at=utcnow())
+    )
 
 
 def drop_invitation(
