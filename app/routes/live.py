@@ -12,6 +12,7 @@ nothing, and a flood closes the socket.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from fastapi import WebSocket
 from pydantic import ValidationError
@@ -90,7 +91,7 @@ async def serve(websocket: WebSocket, socket: LiveSocket, settings: Settings) ->
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             break
-        text = message.get("text")
+        text: Any = message.get("text")  # None (a binary frame) is refused by the intake
         refused = intake.refusal(text, loop.time())
         if refused == FLOODING:
             socket.close(POLICY_VIOLATION, "flooding")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.connections.hub import Connection, Hub
+from app.connections.hub import Hub
 from app.store import social as social_store
 from app.store.database_thread import DatabaseThread
 
