@@ -406,7 +406,8 @@ class Block(Base):
 
 class Invitation(Base):
     """A host's invitation of ``to_id`` to a seat at ``room_id``; deleted once accepted or
-    declined, and no longer offered once the table has started, ended or filled up."""
+    declined, and no longer offered once the table has filled up, or marked expired once it
+    started or was closed."""
 
     __tablename__ = "invitations"
     __table_args__ = (UniqueConstraint("room_id", "to_id"),)
@@ -416,6 +417,9 @@ class Invitation(Base):
     from_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     to_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When its table started or was closed: no longer offered; a late answer is told so
+    # (410 ``invitation_expired``), and the row then goes.
+    expired_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 # --- Reports and moderation (app/moderation/) ---------------------------------------------

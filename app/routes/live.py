@@ -3,25 +3,40 @@ person holds one, and is told what concerns them wherever it happens (invitation
 friendship, a moderator's word; docs/protocol.md, "The live channel").
 
 The server speaks; the page only pings (``{"type": "ping"}`` → ``{"type": "pong"}``).
-It needs a session; the socket closes when that session ends.
+It needs a session; the socket closes when that session ends. A person holds at most
+``sockets_per_person`` of them, and what a page sends is bounded in rate and size as on the
+play socket (``Intake``, app/routes/ws.py): anything but a ping is refused and changes
+nothing, and a flood closes the socket.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-import orjson
 from fastapi import WebSocket
+from pydantic import ValidationError
 
 from app.config import Settings
 from app.http.guards import origin_allowed
+from app.http.schemas import PingMessage
 from app.observability.context import person
-from app.routes.ws import FOREIGN_ORIGIN_CLOSE, POLICY_VIOLATION, TRY_AGAIN_LATER, error_message
+from app.refusal import Refusal
+from app.routes.ws import (
+    FLOODING,
+    FOREIGN_ORIGIN_CLOSE,
+    POLICY_VIOLATION,
+    TRY_AGAIN_LATER,
+    Intake,
+    check_socket_counts,
+    error_message,
+)
 from app.social.live import SIGNED_OUT_CLOSE, LiveSocket
 from app.social.service import Social
 from app.store.outage import is_outage
 
 PONG = '{"type":"pong"}'
+NOT_A_PING = 'The live channel takes only pings: {"type": "ping"}.'
 
 
 async def listen(websocket: WebSocket) -> None:
@@ -48,6 +63,13 @@ async def listen(websocket: WebSocket) -> None:
         await websocket.close(code=SIGNED_OUT_CLOSE)
         return
     person(identity.id)
+    try:
+        check_socket_counts(settings, len(social.live.sockets(identity.id)))
+    except Refusal as error:
+        await websocket.accept()
+        await websocket.send_text(error_message(error.code, error.message))
+        await websocket.close(code=POLICY_VIOLATION)
+        return
     socket = LiveSocket(websocket, identity.id, identity.session_id)
     social.live.add(socket)
     try:
@@ -63,21 +85,23 @@ async def listen(websocket: WebSocket) -> None:
 
 async def serve(websocket: WebSocket, socket: LiveSocket, settings: Settings) -> None:
     """Answer pings until the page goes; anything else is refused (and a flood closes)."""
-    refused = 0
+    loop = asyncio.get_running_loop()
+    intake = Intake(settings)
     while not socket.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             break
-        text = message.get("text")
-        try:
-            parsed = orjson.loads(text) if text and len(text) < 256 else None
-        except orjson.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, dict) and parsed.get("type") == "ping":
-            socket.send(PONG)
-            continue
-        refused += 1
-        if refused > settings.max_rate_violations:
+        text: Any = message.get("text")  # None (a binary frame) is refused by the intake
+        refused = intake.refusal(text, loop.time())
+        if refused == FLOODING:
             socket.close(POLICY_VIOLATION, "flooding")
             break
-        socket.send(error_message("bad_message", "This socket only takes pings."))
+        if refused is not None:
+            socket.send(error_message(*refused))
+            continue
+        try:
+            PingMessage.model_validate_json(text)
+        except ValidationError:
+            socket.send(error_message("bad_message", NOT_A_PING))
+            continue
+        socket.send(PONG)

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
-from app.models import Match
+from app.models import ChatMessage, Match
 from app.people.confusables import name_key
 from app.people.sessions import Identity
 from app.records import history
@@ -22,6 +22,7 @@ from app.records.review import OVER, match_record, review_frames, review_talk
 from app.records.transcript import transcript
 from app.refusal import Refusal
 from app.store import MatchFilters, analyses
+from app.store import social as social_store
 
 router = APIRouter(prefix="/api/matches")
 
@@ -99,6 +100,13 @@ def _record(session: DbSession, match: Match) -> dict[str, Any]:
     return match_record(match, events, changes.get(match.id, []), usernames)
 
 
+def _talk(session: DbSession, match_id: str, viewer: Identity | None) -> list[ChatMessage]:
+    """What was said at the match, less the lines of people the viewer blocked."""
+    said = store.match_chat(session=session, match_id=match_id)
+    viewer_id = viewer.id if viewer is not None else None
+    return social_store.talk_read_by(session=session, viewer_id=viewer_id, messages=said)
+
+
 @router.get("/{match_id}")
 def get_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
     return _record(session, _match_or_404(session, match_id, user))
@@ -112,7 +120,7 @@ def review_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str
     return {
         "match": _record(session, match),
         "frames": review_frames(match, events),
-        "chat": review_talk(store.match_chat(session=session, match_id=match_id)),
+        "chat": review_talk(_talk(session, match_id, user)),
     }
 
 
@@ -149,6 +157,6 @@ def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> R
         store.load_events(session=session, match_id=match_id),
         changes.get(match.id, []),
         usernames,
-        store.match_chat(session=session, match_id=match_id),
+        _talk(session, match_id, user),
     )
     return PlainTextResponse(text, headers=_attachment(match, "txt"))

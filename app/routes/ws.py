@@ -44,6 +44,7 @@ from app.observability.metrics import REFUSALS, move_seconds
 from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
+from app.social.hiding import Hiding
 from app.store.outage import is_outage
 
 POLICY_VIOLATION = 1008
@@ -139,12 +140,49 @@ def speaker_of(websocket: WebSocket, identity: Identity | None, address: str) ->
 def check_socket_caps(hub: Hub, settings: Settings, user_id: str | None, address: str) -> None:
     """Refuse one socket more than a person, or an address, may hold open at once."""
     person, from_address = hub.open_sockets(user_id, address)
+    check_socket_counts(settings, person, from_address)
+
+
+def check_socket_counts(settings: Settings, person: int, from_address: int = 0) -> None:
+    """Refuse one socket more, given how many the person and the address hold open (of one
+    kind: play sockets, or live channel sockets, app/routes/live.py)."""
     if person >= settings.sockets_per_person or from_address >= settings.sockets_per_address:
         raise Refusal(
             "too_many_connections",
             "Too many open connections: close another tab of Parlour, then reload.",
             429,
         )
+
+
+FLOODING = ("flooding", "")  # what ``Intake.refusal`` answers when the socket must close
+
+
+class Intake:
+    """A socket's incoming frames before they are read: at most so many a second (a token
+    bucket; past it each is refused, and too many refusals close the socket as a flood),
+    text only, and bounded in size. Shared by the play socket and the live channel."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.violations = 0
+
+    def refusal(self, text: Any, now: float) -> tuple[str, str] | None:
+        """None if the frame may be read; else the (code, message) of its refusal, or
+        ``FLOODING``."""
+        if not self.bucket.allow(now):
+            self.violations += 1
+            if self.violations > self.settings.max_rate_violations:
+                return FLOODING
+            return "rate_limited", "Too many messages; slow down."
+        if text is None:
+            return "bad_message", "Send JSON text frames, not binary."
+        if len(text) > self.settings.max_message_bytes:
+            return (
+                "message_too_large",
+                f"Messages are at most {self.settings.max_message_bytes} bytes.",
+            )
+        return None
 
 
 async def play(websocket: WebSocket, room_id: str) -> None:
@@ -154,6 +192,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     rooms: Rooms = state.rooms
     hub: Hub = state.hub
     chat: Chat = state.chat
+    hiding: Hiding = state.social.hiding
     if not origin_allowed(websocket.headers, state.allowed_origins):
         # A page on another site opening a socket with this visitor's cookie: refused
         # before the handshake completes (the browser sees a 403).
@@ -171,8 +210,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             person(user_id)  # the socket's log lines name whom it acts for
         room = await rooms.get(room_id)
         check_socket_caps(hub, settings, user_id, address)
-        # Whose lines and reactions this person never gets: those they blocked.
-        hides = await state.social.hiding.blocked(user_id) if user_id else frozenset()
+        # Whose lines and reactions this person never gets: those they blocked (read
+        # last, as nothing may stop the socket between this and ``opened`` below).
+        opening = await hiding.opening(user_id) if user_id else None
     except Refusal as error:
         await websocket.accept()
         await websocket.send_text(error_message(error.code, error.message))
@@ -201,7 +241,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         chat=chat.recent_of(room),
         session_id=session_id,
     )
-    connection.hides = hides
+    # With no wait from here to ``hub.add``: a block told in between would miss it.
+    connection.hides = hiding.opened(opening) if opening is not None else frozenset()
     # Registered before the handshake completes, so that whatever the room says once the
     # client is connected (a move, a chat line, a reaction) is queued for it too.
     hub.add(connection)
@@ -241,8 +282,7 @@ async def serve(
     """Answer one connection's messages until it closes."""
     room, user_id = connection.room, connection.user_id
     loop = asyncio.get_running_loop()
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    violations = 0
+    intake = Intake(settings)
     while not connection.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
@@ -253,25 +293,14 @@ async def serve(
         if connection.closed:  # its session ended (or it was closed) meanwhile
             break
         text: Any = message.get("text")
-        if not bucket.allow(loop.time()):
-            violations += 1
-            if violations > settings.max_rate_violations:
-                connection.close(POLICY_VIOLATION, "flooding")
-                break
+        refused = intake.refusal(text, loop.time())
+        if refused == FLOODING:
+            connection.close(POLICY_VIOLATION, "flooding")
+            break
+        if refused is not None:
             # A flood is told once for as long as the refusal is still waiting to go out.
-            rate_limited = error_message("rate_limited", "Too many messages; slow down.")
-            connection.reply(rate_limited, once="rate_limited")
-            continue
-        if text is None:
-            connection.reply(error_message("bad_message", "Send JSON text frames, not binary."))
-            continue
-        if len(text) > settings.max_message_bytes:
-            connection.reply(
-                error_message(
-                    "message_too_large",
-                    f"Messages are at most {settings.max_message_bytes} bytes.",
-                )
-            )
+            once = "rate_limited" if refused[0] == "rate_limited" else ""
+            connection.reply(error_message(*refused), once=once)
             continue
         try:
             parsed = ClientMessage.validate_json(text)

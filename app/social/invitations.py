@@ -3,9 +3,10 @@ hears of it at once on every open page (the live channel), or through the notifi
 channels when no page of theirs is open (an ``Invited`` signal, app/notifications/);
 accepting takes a seat, declining tells the host.
 
-An invitation lives as long as its table waits for players with a seat free: once the
-match starts, the table ends or is closed, it is no longer listed nor accepted (410
-``invitation_expired``), and the rows are cleared as the invitee's list is read.
+An invitation lives as long as its table waits for players with a seat free: it is marked
+expired in the transaction that starts the match or closes the table (app/store/), no
+longer listed nor accepted (410 ``invitation_expired``, after which the row goes), and the
+rows of tables over are cleared as the invitee's list is read.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from app.models import (
     Seat,
     utcnow,
 )
+from app.store import social
 from app.store.credit import seat_records
 from app.store.rooms import row_values
 
@@ -46,6 +47,7 @@ def start_match(
             status="playing", match_id=match.id, clock_state=clock_state, **(room_changes or {})
         )
     )
+    social.expire_invitations(session=session, room_id=room_id)
     session.commit()
 
 

@@ -13,6 +13,7 @@ from app.models import (
     Room,
     Seat,
 )
+from app.store import social
 
 
 def load_room(*, session: Session, room_id: str) -> Room | None:
@@ -91,6 +92,8 @@ def free_seat(*, session: Session, room_id: str, seat: int, new_host_id: str | N
 def update_room(*, session: Session, room_id: str, changes: dict[str, Any]) -> None:
     """Change a room's own columns (its host, status or clocks)."""
     session.execute(update(Room).where(Room.id == room_id).values(**changes))
+    if changes.get("status", "waiting") != "waiting":
+        social.expire_invitations(session=session, room_id=room_id)
     session.commit()
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.models import Block, Friendship, Invitation, Room, Seat, User, utcnow
+from app.models import Block, ChatMessage, Friendship, Invitation, Room, Seat, User, utcnow
 
 # The statuses of a table that is over (as app/rooms/records.py's ENDED).
 ENDED = ("finished", "closed", "abandoned")
@@ -158,6 +158,17 @@ def blocked_by(*, session: Session, blocker_id: str) -> dict[str, str]:
     return {user_id: name for user_id, name in rows}
 
 
+def talk_read_by(
+    *, session: Session, viewer_id: str | None, messages: list[ChatMessage]
+) -> list[ChatMessage]:
+    """The lines the viewer reads: those of people they blocked are left out (a match's
+    review and transcript, as at the table)."""
+    if viewer_id is None or not messages:
+        return messages
+    hidden = set(session.scalars(select(Block.blocked_id).where(Block.blocker_id == viewer_id)))
+    return [m for m in messages if m.user_id not in hidden]
+
+
 def blockers_among(*, session: Session, blocked_id: str, user_ids: set[str]) -> set[str]:
     """Which of ``user_ids`` blocked ``blocked_id``."""
     if not user_ids:
@@ -192,7 +203,12 @@ def _open_invitations(session: Session, *conditions: object) -> list[OpenInvitat
         select(Invitation, Room.game, func.coalesce(User.username, User.name))
         .join(Room, Room.id == Invitation.room_id)
         .join(User, User.id == Invitation.from_id)
-        .where(Room.status == "waiting", taken < Room.seat_count, *conditions)  # type: ignore[arg-type]
+        .where(
+            Invitation.expired_at.is_(None),
+            Room.status == "waiting",
+            taken < Room.seat_count,
+            *conditions,  # type: ignore[arg-type]
+        )
         .order_by(Invitation.created_at)
     ).all()
     return [
@@ -241,6 +257,16 @@ def add_invitation(*, session: Session, invitation: Invitation) -> Invitation:
     session.add(invitation)
     session.commit()
     return invitation
+
+
+def expire_invitations(*, session: Session, room_id: str) -> None:
+    """The table started or was closed: its invitations are no longer offered (in the
+    caller's transaction)."""
+    session.execute(
+        update(Invitation)
+        .where(Invitation.room_id == room_id, Invitation.expired_at.is_(None))
+        .values(expired_at=utcnow())
+    )
 
 
 def drop_invitation(

@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.Column("from_id", sa.String(length=32), nullable=False),
         sa.Column("to_id", sa.String(length=32), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("expired_at", sa.DateTime(), nullable=True),
         sa.ForeignKeyConstraint(["room_id"], ["rooms.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["from_id"], ["users.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["to_id"], ["users.id"], ondelete="CASCADE"),

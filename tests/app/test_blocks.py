@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.app.helpers import NewClient, account, next_of
+from tests.app.helpers import NewClient, account, next_of, play_out
 
 
 def blocks(client: TestClient) -> list[str]:
@@ -129,3 +130,64 @@ def test_a_blocked_persons_talk_is_never_delivered_to_the_blocker(new_client: Ne
         ada.delete("/api/blocks/Bob")
         log = next_of(again, "chat_log")["messages"]
         assert [m["text"] for m in log] == ["before", "hidden", "from Cat"]
+
+
+def test_a_blocked_persons_talk_is_left_out_of_the_blockers_review_and_transcript(
+    new_client: NewClient,
+) -> None:
+    ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
+    body = {"game": "cupid", "options": {"target": 10, "dealer": 0}}
+    room = ada.post("/api/rooms", json=body).json()
+    assert bob.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    assert ada.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    assert play_out([ada, bob], room["id"])["view"]["over"]
+    match_id = ada.get(f"/api/rooms/{room['id']}").json()["match_id"]
+    path = f"/ws/rooms/{room['id']}"
+    with ada.websocket_connect(path) as ada_ws, bob.websocket_connect(path) as bob_ws:
+        next_of(ada_ws, "chat_log")
+        next_of(bob_ws, "chat_log")
+        bob_ws.send_json({"type": "chat", "channel": "table", "text": "well played, Ada"})
+        assert next_of(ada_ws, "chat")["text"] == "well played, Ada"
+        ada_ws.send_json({"type": "chat", "channel": "table", "text": "thanks, Bob"})
+        assert next_of(ada_ws, "chat")["text"] == "thanks, Bob"
+    assert ada.post("/api/blocks/Bob").status_code == 204
+
+    def said(client: TestClient) -> tuple[list[str], str]:
+        review = client.get(f"/api/matches/{match_id}/review")
+        transcript = client.get(f"/api/matches/{match_id}/transcript.txt")
+        assert review.status_code == transcript.status_code == 200
+        return [line["text"] for line in review.json()["chat"]], transcript.text
+
+    lines, transcript = said(ada)
+    assert lines == ["thanks, Bob"]
+    assert "thanks, Bob" in transcript and "well played, Ada" not in transcript
+    lines, transcript = said(bob)  # everyone else still reads both
+    assert lines == ["well played, Ada", "thanks, Bob"]
+    assert "well played, Ada" in transcript and "thanks, Bob" in transcript
+
+
+def test_a_block_made_while_a_connection_opens_is_kept_by_it(
+    new_client: NewClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
+    room = bob.post("/api/rooms", json={"game": "cups", "seats": 3}).json()
+    assert ada.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    social = ada.app.state.social
+    ada_id = ada.get("/api/session").json()["user_id"]
+    read_blocks = social.hiding.blocked
+
+    async def read_then_block(user_id: str) -> frozenset[str]:
+        """Ada's blocks are read for her new connection; she blocks Bob right after."""
+        found: frozenset[str] = await read_blocks(user_id)
+        if user_id == ada_id:
+            await social.blocks.block(ada_id, "Bob")
+        return found
+
+    monkeypatch.setattr(social.hiding, "blocked", read_then_block)
+    path = f"/ws/rooms/{room['id']}"
+    with ada.websocket_connect(path) as ada_ws, bob.websocket_connect(path) as bob_ws:
+        next_of(ada_ws, "chat_log")
+        next_of(bob_ws, "chat_log")
+        bob_ws.send_json({"type": "chat", "channel": "table", "text": "hidden"})
+        assert next_of(bob_ws, "chat")["text"] == "hidden"
+        assert chat_until_pong(ada_ws) == []

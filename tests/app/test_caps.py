@@ -131,3 +131,17 @@ def test_a_private_matchs_review_page_is_for_its_players(new_client: Clients) ->
     assert ann.get(f"/matches/{match_id}").status_code == 200
     assert bob.get(f"/matches/{match_id}").status_code == 404
     assert new_client(None).get(f"/matches/{match_id}").status_code == 404
+
+
+def test_a_person_holds_only_so_many_live_channel_sockets(capped: Clients) -> None:
+    ann = capped("Ann")
+    with ann.websocket_connect("/ws/me") as first, ann.websocket_connect("/ws/me") as second:
+        for page in (first, second):
+            page.send_json({"type": "ping"})
+            assert page.receive_json() == {"type": "pong"}
+        error, code = refused_socket(ann, "/ws/me")
+        assert (error["code"], code) == ("too_many_connections", 1008)
+    # Closed sockets no longer count.
+    with ann.websocket_connect("/ws/me") as again:
+        again.send_json({"type": "ping"})
+        assert again.receive_json() == {"type": "pong"}

@@ -11,7 +11,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.models import Invitation
 from app.rooms.signals import Invited, Signal
+from app.store.rooms import update_room
 from tests.app.helpers import NewClient, account, make_settings, running
 
 
@@ -141,3 +143,24 @@ def test_an_invitee_with_no_page_open_is_told_through_the_notification_channels(
             second = invite(ada, table(ada), "Bob").json()
             assert bob_page.receive_json()["invitation"]["id"] == second["id"]
         assert len(told) == 1  # Bob had a page open: the page told him
+
+
+def test_a_tables_start_or_closing_marks_its_invitations_expired(new_client: NewClient) -> None:
+    ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
+    started, closed = table(ada), table(ada)
+    first, second = (invite(ada, room_id, "Bob").json()["id"] for room_id in (started, closed))
+    assert ada.post(f"/api/rooms/{started}/bots", json={"seat": 1}).status_code == 200
+    assert ada.post(f"/api/rooms/{started}/start").status_code == 200
+    with ada.app.state.sessions() as session:  # as the lobby closes a table left alone
+        update_room(session=session, room_id=closed, changes={"status": "closed", "code": None})
+
+    def expired(invitation_id: str) -> bool:
+        with ada.app.state.sessions() as session:
+            return session.get(Invitation, invitation_id).expired_at is not None
+
+    assert expired(first) and expired(second)
+    for invitation_id in (first, second):  # a late answer still says why
+        late = bob.post(f"/api/me/invitations/{invitation_id}/accept")
+        assert late.status_code == 410 and late.json()["code"] == "invitation_expired"
+        with ada.app.state.sessions() as session:
+            assert session.get(Invitation, invitation_id) is None  # then it is gone
