@@ -222,14 +222,17 @@ class Cluster:
             await self.bus.unsubscribe(self.channels.room(room.id))
         return claimed
 
-    async def hold(self, room: LiveRoom) -> None:
-        """A room just loaded here: claim it if it is free, else follow its owner."""
+    async def hold(self, room: LiveRoom) -> bool:
+        """A room just loaded here: claim it if it is free, else follow its owner. True
+        when claimed: the room was read before the claim, and a stopping owner may have
+        committed its last moves between that read and the release of its lease."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
         set_owned(room, await self.claim(room))
         if not room.owned:
             await self.bus.subscribe(self.channels.room(room.id))
             await self.presence.learn(room.id)
+        return room.owned
 
     def release(self, room: LiveRoom) -> None:
         asyncio.get_running_loop().create_task(self._release(room))

@@ -46,8 +46,12 @@ class Ownership(Protocol):
         if the owner is gone, become the owner and run it here."""
         ...
 
-    async def hold(self, room: LiveRoom) -> None:
-        """The room was loaded into this process: start following it (or claim it)."""
+    async def hold(self, room: LiveRoom) -> bool:
+        """The room was loaded into this process: start following it (or claim it).
+
+        True when this process has just claimed it from whoever held it before: the room
+        was read before its claim, and the previous owner may have committed more between
+        that read and the release of its lease, so the caller reads it again."""
         ...
 
     def release(self, room: LiveRoom) -> None:
@@ -71,8 +75,9 @@ class SoleProcess:
         # will take the request.
         raise unavailable()
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def hold(self, room: LiveRoom) -> bool:
         set_owned(room, True)
+        return False  # nobody else writes its log
 
     def release(self, room: LiveRoom) -> None:
         return None

@@ -152,7 +152,11 @@ class RoomRegistry:
             # here can find it: an action sent through this process meanwhile would go to
             # the owner and be acknowledged by a notice on the room's channel, which this
             # process was not listening to yet.
-            await self.ownership.hold(room)
+            if await self.ownership.hold(room):
+                # Claimed after it was read: what the previous owner committed between
+                # the read and its release is read now, before anyone here is shown the
+                # room or it referees a move (its next seq would already be taken).
+                await self.reload(room)
             self.add(room)
             # A resumed match may be waiting for a computer player.
             self.notifier.room_changed(room)

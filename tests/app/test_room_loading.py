@@ -60,11 +60,12 @@ class SlowToHold:
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         raise AssertionError("nothing is forwarded here")
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def hold(self, room: LiveRoom) -> bool:
         self.holding.set()
         self.found_while_holding.append(self.registry[0].held(room.id))
         await self.finish.wait()
         room.owned = False  # another process referees it: this one follows
+        return False
 
     def release(self, room: LiveRoom) -> None:
         return None
@@ -120,8 +121,9 @@ class Holds:
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         raise AssertionError("nothing is forwarded here")
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def hold(self, room: LiveRoom) -> bool:
         room.owned = True
+        return False
 
     def release(self, room: LiveRoom) -> None:
         return None
