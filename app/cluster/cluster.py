@@ -467,6 +467,10 @@ class Cluster:
             if message["from"] != self.process_id and not self.leaving:
                 self.calls.owner_left(message["from"])
                 asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
+        elif kind == "catch_up":
+            caught = self.rooms.registry.held(message["room"])
+            if caught is not None and caught.owned:
+                asyncio.get_running_loop().create_task(self.rooms.catch_up(caught))
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
@@ -508,8 +512,19 @@ class Cluster:
         self.follower.restore(room, version)
 
     async def follow_owner(self, room: LiveRoom) -> None:
-        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
+        """Listen to the new owner's notices, and catch up with what was missed meanwhile.
+
+        The new owner is told to read the room again from the log (``catch_up``): a Redis
+        restart empties the leases, and until its next renewal fails this process still
+        counted the lease as its own while another process claimed the room — a move it
+        committed meanwhile is one the new owner has not seen (an owner does not listen to
+        the room's notices), and the seats connected there would wait for it."""
+        await stop_refereeing([room])  # a change under way is committed first
         with contextlib.suppress(RedisError, OSError):
+            owner = await self.leases.owner(room.id)
+            if owner is not None and owner != self.process_id:
+                word = {"kind": "catch_up", "room": room.id, "from": self.process_id}
+                self.bus.publish(self.channels.inbox(owner), orjson.dumps(word))
             await self.bus.subscribe(self.channels.room(room.id))
         self.resync(room, room.version)
 

@@ -6,13 +6,13 @@ it and the room's turn clocks after it — the commit is the acknowledgement —
 moves the room to the new state and tells the notifier; the move the log already holds,
 sent again by the same seat at the same version, is answered as taken and played once.
 ``preview`` runs the same checks and says what the action would do without playing it.
-``begin`` and ``restore`` set a room's state at the start of a match and from its log; ``follow`` moves this process's
-copy of a room another process referees (app/rooms/follower.py); ``set_turn_clocks`` is
-how the lobby, the stand-ins and the follower set the clocks they stored or were told;
-``abandon`` ends a match nobody stayed for; ``claim`` ends a turn-based match whose awaited
-people ran out of time; ``restart_clocks`` gives awaited seats their
-turn afresh when this process takes charge of a running match (app/rooms/turn_clocks.py
-says why)."""
+``begin`` and ``restore`` set a room's state at the start of a match and from its log;
+``follow`` moves this process's copy of a room another process referees
+(app/rooms/follower.py); ``set_turn_clocks`` is how the lobby, the stand-ins and the
+follower set the clocks they stored or were told; ``abandon`` ends a match nobody stayed
+for; ``claim`` ends a turn-based match whose awaited people ran out of time;
+``restart_clocks`` gives awaited seats their turn afresh when this process takes charge of
+a running match (app/rooms/turn_clocks.py says why)."""
 
 from __future__ import annotations
 

@@ -251,6 +251,14 @@ class Rooms:
             room.owned = True
         self.notifier.room_changed(room)
 
+    async def catch_up(self, room: LiveRoom) -> None:
+        """Another process may have committed past this process's room while both counted
+        it as theirs: read it again from the log, so the next commit here takes the next
+        seq and the seats connected here are shown what was committed."""
+        async with room.lock:
+            await self.registry.reload(room)
+        self.notifier.room_changed(room)
+
     async def hand_over(self) -> None:
         """Stop refereeing every room (this process is stopping): no verb, computer move or
         timer changes a room here from now on; each one's change under way is committed

@@ -21,10 +21,12 @@ LEASE_SECONDS = 1.0
 
 
 @asynccontextmanager
-async def process(url: str, tmp_path: Path, redis_url: str, prefix: str) -> AsyncIterator[Services]:
+async def process(
+    url: str, tmp_path: Path, redis_url: str, prefix: str, lease_seconds: float = LEASE_SECONDS
+) -> AsyncIterator[Services]:
     """One server process's services on the shared database and Redis, its cluster started."""
     settings = make_settings(
-        url, tmp_path, redis_url=redis_url, redis_prefix=prefix, lease_seconds=LEASE_SECONDS
+        url, tmp_path, redis_url=redis_url, redis_prefix=prefix, lease_seconds=lease_seconds
     )
     storage = RoomStorage(make_engine(url))
     services = build_services(
