@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
@@ -102,6 +102,13 @@ class Cluster:
         self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
         self._meta: dict[str, dict[str, Any]] = {}  # per room owned: its last description
+        # Per room being read (``watch``): its owner's notices since, for ``hold`` to apply;
+        # None once Redis was lost meanwhile (some may be missing: read the log instead).
+        self._watched: dict[str, list[dict[str, Any]] | None] = {}
+        # Claims under way (``claiming``), which a stopping process waits for.
+        self._claims = 0
+        self._claims_landed = asyncio.Event()
+        self._claims_landed.set()
         self._tasks: list[asyncio.Task[None]] = []
         # Set once this process is stopping: it claims no room from then on, and the rooms
         # it handed over still have their last notices published.
@@ -157,16 +164,17 @@ class Cluster:
         """This process is stopping: stop refereeing ``rooms`` and hand them to the others
         at once, rather than after their leases would lapse.
 
-        The upkeep stops (nothing is claimed from now on); each room's change under way is
-        committed and its notice published; the leases are released; then the handover
+        Claiming stops (``stop_claiming``, which the caller ran before listing ``rooms``:
+        nothing is claimed from now on, and the claims under way have landed, so ``rooms``
+        is every room owned here); each room's change under way is committed and its
+        notice published; the leases are released; then the handover
         names the rooms on the cluster's channel, and each other process claims those it
         holds a copy of and loads the rest (app/cluster/upkeep.py) — the path a dead
         owner's rooms take, without waiting for a lease to lapse. A forwarded verb that
         reaches this process meanwhile is refused ``not_owner``, and its asker finds the
         new owner.
         """
-        self.leaving = True
-        await self._stop_upkeep()
+        await self.stop_claiming()
         self._flush()  # the notices of changes made so far leave first
         self._handed = {room.id for room in rooms}
         await stop_refereeing(rooms)
@@ -187,6 +195,26 @@ class Cluster:
         except TimeoutError:
             # Redis is out of reach: the leases lapse, and the others take the rooms then.
             log.warning("could not tell the other processes of the handover")
+
+    @contextlib.asynccontextmanager
+    async def claiming(self) -> AsyncIterator[None]:
+        self._claims += 1
+        self._claims_landed.clear()
+        try:
+            yield
+        finally:
+            self._claims -= 1
+            if not self._claims:
+                self._claims_landed.set()
+
+    async def stop_claiming(self) -> None:
+        """From now on ``claim`` says no; a claim already past that check (its lease taken,
+        its room being read or replayed) lands first, so that the rooms listed as owned
+        after this are all the rooms owned. Then the upkeep stops — not while one of its
+        claims is half done, which would leave a lease held by a room not owned."""
+        self.leaving = True
+        await self._claims_landed.wait()
+        await self._stop_upkeep()
 
     async def _stop_upkeep(self) -> None:
         for task in self._tasks:
@@ -228,14 +256,56 @@ class Cluster:
             await self.bus.unsubscribe(self.channels.room(room.id))
         return claimed
 
-    async def hold(self, room: LiveRoom) -> None:
-        """A room just loaded here: claim it if it is free, else follow its owner."""
+    async def watch(self, room_id: str) -> None:
+        self._watched.setdefault(room_id, [])
+        # Redis runs a connection's commands in order: the subscription is in place before
+        # anything the owner publishes after the read that follows.
+        await self.bus.subscribe(self.channels.room(room_id))
+
+    async def unwatch(self, room_id: str) -> None:
+        if room_id not in self._watched:
+            return
+        del self._watched[room_id]
+        room = self.rooms.registry.held(room_id)
+        if room is None or room.owned:
+            await self.bus.unsubscribe(self.channels.room(room_id))
+
+    async def hold(self, room: LiveRoom) -> bool:
+        """A room just loaded here: claim it if it is free, else follow its owner. True
+        when claimed: the room was read before the claim, and a stopping owner may have
+        committed its last moves between that read and the release of its lease.
+
+        A copy applies the notices its owner published since ``watch`` (before the read)
+        that are not older than what was read."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
-        set_owned(room, await self.claim(room))
-        if not room.owned:
-            await self.bus.subscribe(self.channels.room(room.id))
-            await self.presence.learn(room.id)
+        try:
+            set_owned(room, await self.claim(room))
+            if not room.owned:
+                await self.bus.subscribe(self.channels.room(room.id))
+                await self.presence.learn(room.id)
+        except BaseException:
+            await self.unwatch(room.id)
+            raise
+        # Nothing is awaited from here until the registry holds the room: a notice that
+        # arrives later finds it there.
+        kept = self._watched.pop(room.id, [])
+        if room.owned:
+            return True  # its claim reads it again
+        if kept is None:
+            self.resync(room, room.version)  # Redis was lost meanwhile
+        for notice in kept or ():
+            if notice["owner"] == self.process_id or notice["version"] < room.version:
+                continue  # the read has it already
+            self._owners[room.id] = notice["owner"]
+            self.follower.noticed(
+                room,
+                description=notice["meta"],
+                version=notice["version"],
+                event=notice.get("event"),
+                clocks=notice.get("clocks"),
+            )
+        return False
 
     def release(self, room: LiveRoom) -> None:
         asyncio.get_running_loop().create_task(self._release(room))
@@ -272,8 +342,11 @@ class Cluster:
                     log.warning("%s on room %s: Redis is out of reach (%s)", verb, room.id, error)
                     raise unavailable() from None
             if owner is None or owner == self.process_id:
-                if await self.claim(room):
-                    await self.rooms.became_owner(room)
+                async with self.claiming():
+                    claimed = await self.claim(room)
+                    if claimed:
+                        await self.rooms.became_owner(room)
+                if claimed:
                     return await self.rooms.run_here(room, verb, args)
                 if self.leaving:
                     await asyncio.sleep(0.05)  # another process is taking the room over
@@ -402,6 +475,10 @@ class Cluster:
             if message["from"] != self.process_id and not self.leaving:
                 self.calls.owner_left(message["from"])
                 asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
+        elif kind == "catch_up":
+            caught = self.rooms.registry.held(message["room"])
+            if caught is not None and caught.owned:
+                asyncio.get_running_loop().create_task(self.rooms.catch_up(caught))
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
@@ -417,7 +494,12 @@ class Cluster:
     def _on_notice(self, room_id: str, notice: dict[str, Any]) -> None:
         self.calls.acknowledged(notice.get("acks", []))
         room = self.rooms.registry.held(room_id)
-        if room is None or notice["owner"] == self.process_id:
+        if room is None:
+            kept = self._watched.get(room_id)
+            if kept is not None:
+                kept.append(notice)  # the room is being read: ``hold`` applies it
+            return
+        if notice["owner"] == self.process_id:
             return
         self._owners[room_id] = notice["owner"]
         if room.owned:
@@ -438,8 +520,19 @@ class Cluster:
         self.follower.restore(room, version)
 
     async def follow_owner(self, room: LiveRoom) -> None:
-        """Listen to the new owner's notices, and catch up with what was missed meanwhile."""
+        """Listen to the new owner's notices, and catch up with what was missed meanwhile.
+
+        The new owner is told to read the room again from the log (``catch_up``): a Redis
+        restart empties the leases, and until its next renewal fails this process still
+        counted the lease as its own while another process claimed the room — a move it
+        committed meanwhile is one the new owner has not seen (an owner does not listen to
+        the room's notices), and the seats connected there would wait for it."""
+        await stop_refereeing([room])  # a change under way is committed first
         with contextlib.suppress(RedisError, OSError):
+            owner = await self.leases.owner(room.id)
+            if owner is not None and owner != self.process_id:
+                word = {"kind": "catch_up", "room": room.id, "from": self.process_id}
+                self.bus.publish(self.channels.inbox(owner), orjson.dumps(word))
             await self.bus.subscribe(self.channels.room(room.id))
         self.resync(room, room.version)
 
@@ -454,6 +547,8 @@ class Cluster:
         self.on_forget_all()
         self.people.caught_up()
         self._noticed.clear()
+        for room_id in self._watched:
+            self._watched[room_id] = None
         for room in self.rooms.registry.rooms():
             if room.owned:
                 self.room_changed(room)

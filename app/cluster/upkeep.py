@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from redis.exceptions import RedisError
@@ -37,6 +38,10 @@ class Holder(Protocol):
 
     async def claim(self, room: LiveRoom) -> bool:
         """Take the room's lease if nobody holds it; True if this process owns it now."""
+        ...
+
+    def claiming(self) -> AbstractAsyncContextManager[None]:
+        """Around a claim and the replay that makes its room this process's."""
         ...
 
     async def follow_owner(self, room: LiveRoom) -> None:
@@ -110,9 +115,10 @@ class Upkeep:
                 raise outcome
 
     async def _take(self, room: LiveRoom) -> None:
-        if await self.holder.claim(room):
-            log.info("took over room %s", room.id)
-            await self.rooms.became_owner(room)
+        async with self.holder.claiming():
+            if await self.holder.claim(room):
+                log.info("took over room %s", room.id)
+                await self.rooms.became_owner(room)
 
     async def take_over(self, room_ids: list[str]) -> None:
         """A stopping process handed these rooms over (it released their leases): claim

@@ -8,6 +8,7 @@ that owner; its own copy of such a room follows the owner's notices.
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Protocol
 
 from app.refusal import unavailable
@@ -46,8 +47,35 @@ class Ownership(Protocol):
         if the owner is gone, become the owner and run it here."""
         ...
 
-    async def hold(self, room: LiveRoom) -> None:
-        """The room was loaded into this process: start following it (or claim it)."""
+    async def watch(self, room_id: str) -> None:
+        """The room ``room_id`` (if there is one by that id) is about to be read from the
+        database: keep what its owner says of it from now on, so that ``hold`` can apply
+        to a copy what was committed after the read."""
+        ...
+
+    async def unwatch(self, room_id: str) -> None:
+        """The read did not lead to ``hold`` (no such room, a code rather than an id, a
+        room held here already): stop keeping what its owner says."""
+        ...
+
+    def claiming(self) -> AbstractAsyncContextManager[None]:
+        """Around a claim and what makes its room this process's (the room held, or
+        brought up to date, with ``owned`` set): ``stop_claiming`` waits for it."""
+        ...
+
+    async def stop_claiming(self) -> None:
+        """This process is stopping: it claims no room from now on, and every claim under
+        way (``claiming``) has landed when this returns — so the rooms it owns can be
+        listed once, for ``hand_over``."""
+        ...
+
+    async def hold(self, room: LiveRoom) -> bool:
+        """The room was loaded into this process: start following it (or claim it). A
+        copy applies what its owner said since ``watch`` and after the read.
+
+        True when this process has just claimed it from whoever held it before: the room
+        was read before its claim, and the previous owner may have committed more between
+        that read and the release of its lease, so the caller reads it again."""
         ...
 
     def release(self, room: LiveRoom) -> None:
@@ -71,8 +99,21 @@ class SoleProcess:
         # will take the request.
         raise unavailable()
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def watch(self, room_id: str) -> None:
+        return None  # nobody else writes its log
+
+    async def unwatch(self, room_id: str) -> None:
+        return None
+
+    def claiming(self) -> AbstractAsyncContextManager[None]:
+        return nullcontext()
+
+    async def stop_claiming(self) -> None:
+        return None  # it owns every room it holds, without a claim
+
+    async def hold(self, room: LiveRoom) -> bool:
         set_owned(room, True)
+        return False  # nobody else writes its log
 
     def release(self, room: LiveRoom) -> None:
         return None

@@ -3,15 +3,16 @@
 ``act`` checks an action (the match is on, the seat may act at this version, whoever
 sends it holds the seat, the rules accept it), appends it to the match's log with who made
 it and the room's turn clocks after it — the commit is the acknowledgement — and only then
-moves the room to the new state and tells the notifier. ``preview`` runs the same checks
-and says what the action would do without playing it. ``begin`` and ``restore`` set a
-room's state at the start of a match and from its log; ``follow`` moves this process's
-copy of a room another process referees (app/rooms/follower.py); ``set_turn_clocks`` is
-how the lobby, the stand-ins and the follower set the clocks they stored or were told;
-``abandon`` ends a match nobody stayed for; ``claim`` ends a turn-based match whose awaited
-people ran out of time; ``restart_clocks`` gives awaited seats their
-turn afresh when this process takes charge of a running match (app/rooms/turn_clocks.py
-says why)."""
+moves the room to the new state and tells the notifier; the move the log already holds,
+sent again by the same seat at the same version, is answered as taken and played once.
+``preview`` runs the same checks and says what the action would do without playing it.
+``begin`` and ``restore`` set a room's state at the start of a match and from its log;
+``follow`` moves this process's copy of a room another process referees
+(app/rooms/follower.py); ``set_turn_clocks`` is how the lobby, the stand-ins and the
+follower set the clocks they stored or were told; ``abandon`` ends a match nobody stayed
+for; ``claim`` ends a turn-based match whose awaited people ran out of time;
+``restart_clocks`` gives awaited seats their turn afresh when this process takes charge of
+a running match (app/rooms/turn_clocks.py says why)."""
 
 from __future__ import annotations
 
@@ -199,16 +200,22 @@ class Referee:
         ``{"bot": kind}`` for ``seat``, a computer's. With ``timeout`` the clock plays
         ``seat``'s move for its person, whose time must have run out.
 
+        The move the log already holds at ``version``, by the same seat and sender, sent
+        again (its first send was taken but its answer lost: a forwarded act that timed
+        out, a socket closed by a restart) is answered as the first was, and changes
+        nothing (``_sent_again``).
+
         Any other exception (the database is down) also leaves the room as it was: the
         state moves only after the commit. Each move refereed here is counted, accepted or
         refused (``parlour_moves_total``): with several processes, once, by its owner.
         """
         try:
-            await self._act(room, version, action, by, seat, timeout)
+            played = await self._act(room, version, action, by, seat, timeout)
         except Refusal:
             moves(room.rules.name, "refused").inc()
             raise
-        moves(room.rules.name, "accepted").inc()
+        if played:  # a move sent again was counted the first time
+            moves(room.rules.name, "accepted").inc()
 
     async def _act(
         self,
@@ -218,7 +225,8 @@ class Referee:
         by: dict[str, Any],
         seat: int | None,
         timeout: bool,
-    ) -> None:
+    ) -> bool:
+        """True once played; False for a move the log already held (sent again)."""
         async with room.lock:
             if not room.owned:
                 # The room was handed to another process (or its lease lost) while this
@@ -229,6 +237,8 @@ class Referee:
                 by_seat = seat
             else:
                 by_seat = acting_seat(room, by, seat)
+                if await self._sent_again(room, version, by_seat, action, by):
+                    return False
             seat = check_turn(room, by_seat, version, by.get("user_id"))
             try:
                 new_state = room.rules.apply(room.state, seat, action)
@@ -285,6 +295,25 @@ class Referee:
                 # A turn-based table's description names the awaited seats' deadlines.
                 room.described()
             self.notifier.room_changed(room)
+        return True
+
+    async def _sent_again(
+        self, room: LiveRoom, version: object, seat: int | None, action: Any, by: dict[str, Any]
+    ) -> bool:
+        """Whether the log already holds this move at the seq after ``version``: the same
+        seat and action, made by the same sender (not by the clock). Only an action on a
+        past version is looked up, so a move played now costs no read."""
+        if type(version) is not int or not 0 <= version < room.version or seat is None:
+            return False
+        assert room.match_id is not None, "a room past version 0 has a match"
+        event = await self.storage.call(store.load_event, match_id=room.match_id, seq=version + 1)
+        return (
+            event is not None
+            and not event.timeout
+            and event.seat == seat
+            and event.action == action
+            and event.played_by == by
+        )
 
     def _check_expired(self, room: LiveRoom, seat: int | None) -> None:
         """A move played by the clock: only for a person whose time has run out."""

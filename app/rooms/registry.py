@@ -133,32 +133,55 @@ class RoomRegistry:
             load.exception()  # an asker that gave up still has it "retrieved"
 
     async def _load(self, room_id_or_code: str) -> LiveRoom:
-        stored = await self.storage.load_room(room_id_or_code)
-        if stored is None:
-            raise Refusal("room_not_found", "There is no such room.", 404)
-        room_id = stored.room.id.upper()
-        if room_id != room_id_or_code.upper():
-            # Asked for by its code: the same room may be loading by its id already.
-            other = self._loading.get(room_id)
-            if other is not None:
-                return await asyncio.shield(other)
-            this = asyncio.current_task()
-            assert this is not None
-            self._loading[room_id] = cast("asyncio.Task[LiveRoom]", this)
+        # What the room's owner (another process) says of it is kept from before the read:
+        # a copy then applies what was committed after the read, which it would otherwise
+        # miss until the next change (and show a reconnecting browser an older table).
+        watched: str | None = room_id_or_code
+        await self.ownership.watch(room_id_or_code)
+        room_id = room_id_or_code.upper()
         try:
+            stored = await self.storage.load_room(room_id_or_code)
+            if stored is None:
+                raise Refusal("room_not_found", "There is no such room.", 404)
+            room_id = stored.room.id.upper()
+            if room_id != room_id_or_code.upper():
+                # Asked for by its code: the same room may be loading by its id already.
+                other = self._loading.get(room_id)
+                if other is not None:
+                    return await asyncio.shield(other)
+                this = asyncio.current_task()
+                assert this is not None
+                self._loading[room_id] = cast("asyncio.Task[LiveRoom]", this)
+                # Its id is known only now: watch it, then read it by its id.
+                await self.ownership.unwatch(room_id_or_code)
+                watched = stored.room.id
+                await self.ownership.watch(watched)
+                stored = await self.storage.load_room(watched)
+                if stored is None:
+                    raise Refusal("room_not_found", "There is no such room.", 404)
             room = self._cached(stored.room.id) or _restored(live_room(stored.room), stored)
             if room is self._rooms.get(room.id):
                 return room
             # Held (claimed, or followed with its notices listened to) before anything else
             # here can find it: an action sent through this process meanwhile would go to
             # the owner and be acknowledged by a notice on the room's channel, which this
-            # process was not listening to yet.
-            await self.ownership.hold(room)
-            self.add(room)
+            # process was not listening to yet. A stopping process lists the rooms it owns
+            # only once this claim has landed (``claiming``).
+            async with self.ownership.claiming():
+                claimed = await self.ownership.hold(room)
+                watched = None  # ``hold`` took what was kept
+                if claimed:
+                    # Claimed after it was read: what the previous owner committed between
+                    # the read and its release is read now, before anyone here is shown the
+                    # room or it referees a move (its next seq would already be taken).
+                    await self.reload(room)
+                self.add(room)
             # A resumed match may be waiting for a computer player.
             self.notifier.room_changed(room)
             return room
         finally:
+            if watched is not None:
+                await self.ownership.unwatch(watched)
             if self._loading.get(room_id) is asyncio.current_task():
                 del self._loading[room_id]
 

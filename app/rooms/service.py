@@ -159,7 +159,8 @@ class Rooms:
     async def create(self, **details: Any) -> LiveRoom:
         """A new room, refereed by this process."""
         room = await self.lobby.create(**details)
-        await self.ownership.hold(room)
+        async with self.ownership.claiming():
+            await self.ownership.hold(room)
         # Its absence stamps and timers start now, before anyone connects.
         self.notifier.room_changed(room)
         return room
@@ -248,7 +249,8 @@ class Rooms:
 
     async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:
         new_room = await self.lobby.rematch(room, user_id=user_id)
-        await self.ownership.hold(new_room)
+        async with self.ownership.claiming():
+            await self.ownership.hold(new_room)
         self.notifier.room_changed(new_room)
         return new_room.id
 
@@ -259,11 +261,21 @@ class Rooms:
             room.owned = True
         self.notifier.room_changed(room)
 
+    async def catch_up(self, room: LiveRoom) -> None:
+        """Another process may have committed past this process's room while both counted
+        it as theirs: read it again from the log, so the next commit here takes the next
+        seq and the seats connected here are shown what was committed."""
+        async with room.lock:
+            await self.registry.reload(room)
+        self.notifier.room_changed(room)
+
     async def hand_over(self) -> None:
         """Stop refereeing every room (this process is stopping): no verb, computer move or
         timer changes a room here from now on; each one's change under way is committed
         first, and then the ownership hands the rooms on (with several processes, to
-        another process at once; alone, there is nobody to hand them to)."""
+        another process at once; alone, there is nobody to hand them to). Claiming stops
+        before the rooms owned are listed, so a claim under way is listed too."""
+        await self.ownership.stop_claiming()
         owned = [room for room in self.registry.rooms() if room.owned]
         await self.ownership.hand_over(owned)
 

@@ -126,6 +126,13 @@ def load_match(*, session: Session, match_id: str) -> Match | None:
     return session.get(Match, match_id)
 
 
+def load_event(*, session: Session, match_id: str, seq: int) -> MatchEvent | None:
+    """The match's event at ``seq``, if it has one."""
+    return session.scalars(
+        select(MatchEvent).where(MatchEvent.match_id == match_id, MatchEvent.seq == seq)
+    ).first()
+
+
 def load_events(*, session: Session, match_id: str) -> list[MatchEvent]:
     return list(
         session.scalars(

@@ -164,10 +164,13 @@ class Table:
         self.acted = [-1] * seats  # the version each seat last acted on
         self.ready: list[str | None] = [None] * seats  # paced: the act to send at the tick
         self.ready_version = [-1] * seats
+        self.ready_sole: list[Any] = [None] * seats  # the ready act's action, if alone awaited
         # Reconnected with an act unanswered: the next one goes at once, not at the tick.
         self.resend = [False] * seats
         self.pending: dict[int, list[float]] = {}  # version -> [sent_at, seats still to see]
-        # Restart run: per seat, the version it alone was awaited at and the action it chose.
+        # Restart run: per seat, the version it alone was awaited at and the action it last
+        # sent there (not merely chose: a state shown again at that version, as a reconnect's
+        # greeting is, may choose anew after the first choice went out).
         self.chosen: dict[int, tuple[int, Any]] = {}
         self.over = asyncio.Event()
         self.rng = random.Random(index)
@@ -192,21 +195,25 @@ class Table:
                 del self.pending[wanted]
                 self.gen.stats.done.append((now, now - entry[0]))
 
-    def may_act(self, seat: int, version: int, text: str) -> None:
-        """It is ``seat``'s turn at ``version``; ``text`` is the act message to send."""
+    def may_act(self, seat: int, version: int, text: str, sole: Any = None) -> None:
+        """It is ``seat``'s turn at ``version``; ``text`` is the act message to send and
+        ``sole`` its action when the seat alone is awaited (the restart run checks it)."""
         if self.acted[seat] >= version:
             return
         if self.gen.pace is None or self.resend[seat]:
             self.resend[seat] = False
-            self.send(seat, version, text)
+            self.send(seat, version, text, sole)
         else:
             self.ready[seat], self.ready_version[seat] = text, version
+            self.ready_sole[seat] = sole
 
-    def send(self, seat: int, version: int, text: str) -> None:
+    def send(self, seat: int, version: int, text: str, sole: Any = None) -> None:
         ws = self.sockets[seat]
         if ws is None or self.gen.stopping:
             return
         self.acted[seat] = version
+        if sole is not None:
+            self.chosen[seat] = (version, sole)
         # Sent again after a reconnect: the wait counts from the first send.
         self.pending.setdefault(version + 1, [time.perf_counter(), float(self.seat_count)])
         self.gen.stats.sent += 1
@@ -225,7 +232,7 @@ class Table:
             text, version = self.ready[seat], self.ready_version[seat]
             if text is not None and version == self.seen[seat] and self.acted[seat] < version:
                 self.ready[seat] = None
-                self.send(seat, version, text)
+                self.send(seat, version, text, self.ready_sole[seat])
 
     async def reader(self, seat: int, ws: ClientConnection) -> None:
         gen, stats = self.gen, self.gen.stats

@@ -54,9 +54,8 @@ class ParlourProtocol:
             if legal and seat in view.get("to_act", ()):
                 action = legal[table.rng.randrange(len(legal))]
                 text = orjson.dumps({"type": "act", "version": version, "action": action})
-                if view["to_act"] == [seat]:
-                    table.chosen[seat] = (version, action)
-                table.may_act(seat, version, text.decode())
+                sole = action if view["to_act"] == [seat] else None
+                table.may_act(seat, version, text.decode(), sole)
         elif kind == "error":
             if message.get("code") == "unavailable" and "restarting" in message["message"]:
                 stats.refused_restarting += 1  # the socket closes next; sent again then
@@ -65,7 +64,7 @@ class ParlourProtocol:
 
     def acknowledge(self, table: Table, seat: int, version: int) -> None:
         """The seat sees the table past the version it alone was awaited at: the move at
-        the next seq is the one it chose (kept, to compare with the event log)."""
+        the next seq is the one it sent there (kept, to compare with the event log)."""
         chosen = table.chosen.get(seat)
         if chosen is not None and version > chosen[0]:
             self.gen.acknowledged[(table.room_id, chosen[0] + 1)] = chosen[1]

@@ -34,7 +34,8 @@ def reconnected(seat: Seat, server: LiveServer) -> Seat:
 def acknowledged(seat: Seat, version: int, action: dict[str, Any]) -> None:
     """Send an action until the table is past ``version``. A server that cannot answer for
     a moment (its peer died, Redis restarts) says ``unavailable``: send it again, as a
-    player would; a resend after the first one went through is refused as stale."""
+    player would; a resend after the first one went through is answered as taken (no
+    error), and one after another move was made is refused as stale."""
     seat.act(version, action)
     while True:
         message = seat.receive()

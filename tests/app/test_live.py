@@ -124,7 +124,8 @@ def test_the_same_action_sent_at_once_from_two_tabs_applies_once(
         while (message := connection.receive())["type"] != "pong":
             if message["type"] == "error":
                 errors.append(message["code"])
-    assert errors == ["stale_version"]
+    # The second to arrive is the move the log holds by then: answered as taken.
+    assert errors == []
     assert seats[0].http.get(f"/api/rooms/{room_id}").json()["version"] == 1
     for connection in [*seats, twin]:
         connection.close()

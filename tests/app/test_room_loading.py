@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from app.connections.hub import Hub
 from app.models import Room, Seat
+from app.rooms.ownership import SoleProcess
 from app.rooms.records import LiveRoom
 from app.rooms.registry import RoomRegistry
 from app.rooms.storage import RoomStorage, StoredRoom
@@ -45,7 +46,7 @@ class OneRoomStorage:
         return StoredRoom(self.row, None, []) if key in (self.row.id, self.row.code) else None
 
 
-class SlowToHold:
+class SlowToHold(SoleProcess):
     """An ownership whose ``hold`` waits until the test lets it finish."""
 
     def __init__(self, registry: list[RoomRegistry]) -> None:
@@ -60,11 +61,12 @@ class SlowToHold:
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         raise AssertionError("nothing is forwarded here")
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def hold(self, room: LiveRoom) -> bool:
         self.holding.set()
         self.found_while_holding.append(self.registry[0].held(room.id))
         await self.finish.wait()
         room.owned = False  # another process referees it: this one follows
+        return False
 
     def release(self, room: LiveRoom) -> None:
         return None
@@ -111,7 +113,7 @@ class TwoRoomStorage:
         return await self.quick.load_room(key)
 
 
-class Holds:
+class Holds(SoleProcess):
     """An ownership under which this process referees every room it loads."""
 
     def owns(self, room: LiveRoom) -> bool:
@@ -120,8 +122,9 @@ class Holds:
     async def forward(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         raise AssertionError("nothing is forwarded here")
 
-    async def hold(self, room: LiveRoom) -> None:
+    async def hold(self, room: LiveRoom) -> bool:
         room.owned = True
+        return False
 
     def release(self, room: LiveRoom) -> None:
         return None
