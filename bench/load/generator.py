@@ -298,8 +298,10 @@ class Table:
         return tasks
 
     async def close_all(self, tasks: list[asyncio.Task[None]]) -> None:
-        for seat, ws in enumerate(self.sockets):
-            self.sockets[seat] = None
+        # Every seat lets go of its socket before the first is closed: a seat still reading
+        # while another's closes sends nothing more (a pong on a closing socket would fail).
+        sockets, self.sockets = self.sockets, [None] * self.seat_count
+        for ws in sockets:
             if ws is not None:
                 with contextlib.suppress(Exception):
                     await ws.close()
