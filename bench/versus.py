@@ -9,7 +9,8 @@ per-connection rate limit raised) and paced (every seat acts every ``--pace`` se
 it may), by the load benchmark's generator, drive and measures (bench/load/): moves a
 second, latency from sending a move to the last seat of its room seeing a state at least
 that new (p50, p99), and the server process's CPU per move. Then one table: every figure
-beside boardgame.io's, with the machine's load average over each run.
+beside boardgame.io's, with how much of a core the server and the other processes used and
+the machine's load average over each run (the machine may be shared).
 
 boardgame.io is installed by ``npm ci`` from bench/bgio/package-lock.json into
 bench/bgio/node_modules (git-ignored) on first use. The run is recorded in bench/results/
@@ -167,8 +168,8 @@ def comparison(measured: list[Measured]) -> list[str]:
     base = {m.result.mode: m.result for m in measured if m.result.label == BGIO}
     out = [
         "| run | mode | rooms | moves/s | x bgio | p50 ms | p99 ms | p99 x bgio |"
-        " server µs CPU/move | x bgio | errors | load avg |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        " server µs CPU/move | x bgio | server CPU | other CPU | errors | load avg |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for m in measured:
         r, b = m.result, base.get(m.result.mode)
@@ -178,6 +179,7 @@ def comparison(measured: list[Measured]) -> list[str]:
             f" {r.p99_ms:.2f} | {times(r.p99_ms, b.p99_ms) if b else '—'} |"
             f" {r.server_cpu_us_per_action:.0f} |"
             f" {times(r.server_cpu_us_per_action, b.server_cpu_us_per_action) if b else '—'} |"
+            f" {r.server_cpu_pct:.0f}% | {max(0.0, r.other_cpu_pct):.0f}% |"
             f" {r.error_count} | {m.load[0]:.2f} → {m.load[1]:.2f} |"
         )
     return out
