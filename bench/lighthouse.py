@@ -43,7 +43,17 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.machine import RESULTS, ROOT, command_line, describe, now, shown, write_result
+from bench.machine import (
+    RESULTS,
+    ROOT,
+    command_line,
+    describe,
+    node_bin,
+    now,
+    run_npm,
+    shown,
+    write_result,
+)
 
 LIGHTHOUSE = "12.2.3"
 TOOLS = ROOT / ".lighthouse"
@@ -69,12 +79,6 @@ class Figures:
     tbt_ms: float
 
 
-def node_bin() -> Path:
-    """The Node.js the dev extras put beside this Python (as `make lint` uses)."""
-    here = Path(sys.executable).parent
-    return here / "node" if (here / "node").exists() else Path(shutil.which("node") or "node")
-
-
 def install_lighthouse() -> None:
     """Lighthouse into .lighthouse/ (git-ignored), once, with the virtualenv's npm."""
     if CLI.exists():
@@ -82,14 +86,10 @@ def install_lighthouse() -> None:
         if version == LIGHTHOUSE:
             return
     TOOLS.mkdir(exist_ok=True)
-    npm = Path(sys.executable).parent / "npm"
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     print(f"installing lighthouse {LIGHTHOUSE} into {shown(TOOLS)} ...", flush=True)
-    subprocess.run(
-        [str(npm if npm.exists() else "npm"), "install", "--prefix", str(TOOLS), "--no-save",
-         "--no-audit", "--no-fund", "--loglevel=error", f"lighthouse@{LIGHTHOUSE}"],
-        check=True,
-        env=env,
+    run_npm(
+        ["install", "--prefix", str(TOOLS), "--no-save", "--no-audit", "--no-fund",
+         "--loglevel=error", f"lighthouse@{LIGHTHOUSE}"]
     )  # fmt: skip
 
 

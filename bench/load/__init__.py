@@ -25,8 +25,10 @@ py-spy to the server during an extra saturated run and prints where the server's
 The package, one concern a module:
 
 * ``cli``: the command line; ``runs``: each run and the order they are made in;
-* ``servers``: the server processes (the real server, several sharing Redis, the echo);
+* ``servers``: the server processes (the real server, several sharing Redis, the echo, and
+  boardgame.io's for bench/versus.py);
 * ``generator``, ``protocols``, ``api``: the load generator (tables, seats, what they say);
+  ``bgio``: what the seats say to boardgame.io (bench/versus.py);
 * ``drive``: one measured run; ``measure``: CPU, memory and percentiles;
 * ``report``: the printed figures and the recorded entry; ``profiling``, ``stalls``: the
   py-spy profile and the stall probe's report.

@@ -1,9 +1,9 @@
 """The load generator: a table per room, a WebSocket client per seat, acting when it may.
 
 What the seats say is a ``TableProtocol`` (bench/load/protocols.py: real rooms on the real
-server, or the echo baseline's turns); the generator itself only connects, times and
-counts. A table plays until its match is over, asks for the rematch and plays that, until
-the run stops.
+server, or the echo baseline's turns; bench/load/bgio.py: boardgame.io's socket.io); the
+generator itself only connects, times and counts. A table plays until its match is over,
+asks for the rematch and plays that, until the run stops.
 
 With ``reconnect`` (the restart run, bench/load/restarts.py) a seat whose server closes its
 socket with 1012 (the process is stopping: docs/protocol.md) connects again at once, as the
@@ -66,6 +66,9 @@ class TableProtocol(Protocol):
 
     async def setup(self, table: Table) -> None:
         """Make the table's room (and its users) before the first connection."""
+
+    def path(self, table: Table, seat: int) -> str:
+        """Where on the server ``seat``'s WebSocket connects."""
 
     def begin(self, table: Table) -> None:
         """Called once every seat of the table is connected."""
@@ -220,6 +223,14 @@ class Table:
         task = asyncio.ensure_future(ws.send(text))
         task.add_done_callback(self.gen.check_send)
 
+    def say(self, seat: int, text: str) -> None:
+        """Send ``seat``'s server something that is not an action (a handshake, a pong)."""
+        ws = self.sockets[seat]
+        if ws is None or self.gen.stopping:
+            return
+        task = asyncio.ensure_future(ws.send(text))
+        task.add_done_callback(self.gen.check_send)
+
     async def ticker(self, seat: int) -> None:
         """Paced mode: at every tick, send the action prepared for the current version."""
         pace = self.gen.pace
@@ -269,7 +280,7 @@ class Table:
 
     async def connect(self, seat: int) -> ClientConnection:
         headers = cookie_header(self.cookies[seat]) if self.cookies else None
-        url = f"{self.gen.ws_url(self, seat)}/ws/rooms/{self.room_id}"
+        url = self.gen.ws_url(self, seat) + self.gen.protocol.path(self, seat)
         async with self.gen.handshakes:
             return await connect(
                 url,
@@ -294,8 +305,10 @@ class Table:
         return tasks
 
     async def close_all(self, tasks: list[asyncio.Task[None]]) -> None:
-        for seat, ws in enumerate(self.sockets):
-            self.sockets[seat] = None
+        # Every seat lets go of its socket before the first is closed: a seat still reading
+        # while another's closes sends nothing more (a pong on a closing socket would fail).
+        sockets, self.sockets = self.sockets, [None] * self.seat_count
+        for ws in sockets:
             if ws is not None:
                 with contextlib.suppress(Exception):
                     await ws.close()

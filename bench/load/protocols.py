@@ -28,6 +28,9 @@ class ParlourProtocol:
             table.cookies, table.game, self.options.get(table.game, {})
         )
 
+    def path(self, table: Table, seat: int) -> str:
+        return f"/ws/rooms/{table.room_id}"
+
     def begin(self, table: Table) -> None:
         pass  # the server sends each seat its state on connect
 
@@ -89,6 +92,9 @@ class EchoProtocol:
 
     async def setup(self, table: Table) -> None:
         table.room_id = f"echo-{table.index}-{random.getrandbits(32):08x}"
+
+    def path(self, table: Table, seat: int) -> str:
+        return f"/ws/rooms/{table.room_id}"
 
     def begin(self, table: Table) -> None:
         # The echo server greets nobody: every seat starts at version 0 as if told so.

@@ -1,9 +1,11 @@
 """The server processes a load run starts: the real server (one process, or several sharing
-the rooms through Redis) and the echo baseline, each uvicorn in a process of its own."""
+the rooms through Redis) and the echo baseline, each uvicorn in a process of its own; and,
+for the side-by-side run, boardgame.io's own server (node, bench/bgio/server.js)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import resource
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.config import SHARED_ADDRESS_CAPS
-from bench.machine import ROOT
+from bench.machine import ROOT, run_npm, shown
 
 APP = "app.main:create_app"  # the real server's factory (--app benchmarks a variant)
 ECHO_APP = "bench.echo_server:app"
@@ -25,6 +27,10 @@ WS_IMPL = "auto"  # uvicorn --ws for both servers (--ws compares implementations
 SATURATED_RATE = "1000000"  # RATE_PER_SECOND and RATE_BURST for saturated runs
 # The environment that raises the server's per-connection rate limit for a saturated run.
 RATE_LIMIT_RAISED = {"RATE_PER_SECOND": SATURATED_RATE, "RATE_BURST": SATURATED_RATE}
+# boardgame.io, pinned (with its dependencies) by bench/bgio/package-lock.json; installed by
+# `npm ci` into bench/bgio/node_modules (git-ignored) the first time a run needs it.
+BGIO_VERSION = "0.50.2"
+BGIO_DIR = ROOT / "bench" / "bgio"
 
 
 def free_port() -> int:
@@ -241,6 +247,34 @@ class Launcher:
     def echo(self) -> list[Server]:
         """The echo baseline (bench/echo_server.py): one process, no database."""
         return [Server(ECHO_APP, {}, self.workdir, factory=False, ws=self.ws).start()]
+
+    def bgio(self, node: str) -> list[Server]:
+        """boardgame.io's server playing Cupid (bench/bgio/server.js): one process, in memory."""
+        install_bgio()
+        return [BgioServer(node, self.workdir).start()]
+
+
+class BgioServer(Server):
+    """boardgame.io's own server (koa + socket.io, in-memory storage) run by ``node``: the
+    binary itself (bench.machine.node_bin), so the process measured is the one working."""
+
+    def __init__(self, node: str, log_dir: Path) -> None:
+        super().__init__("bench/bgio/server.js", {"NODE_ENV": "production"}, log_dir,
+                         factory=False, ws="")  # fmt: skip
+        self.node = node
+        self.log_path = log_dir / f"boardgameio-{self.port}.log"
+
+    def command(self) -> list[str]:
+        return [self.node, str(BGIO_DIR / "server.js"), str(self.port)]
+
+
+def install_bgio() -> None:
+    """boardgame.io into bench/bgio/node_modules with ``npm ci``, unless it is there."""
+    installed = BGIO_DIR / "node_modules" / "boardgame.io" / "package.json"
+    if installed.exists() and json.loads(installed.read_text())["version"] == BGIO_VERSION:
+        return
+    print(f"installing boardgame.io {BGIO_VERSION} into {shown(BGIO_DIR)} ...", flush=True)
+    run_npm(["ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=BGIO_DIR)
 
 
 def reset_postgres(url: str) -> None:
