@@ -111,7 +111,9 @@ def result_entry(
             out += [
                 "",
                 f"Server RSS during the {r.label} {r.mode} run ({r.seconds:.0f} s):"
-                f" {drift.first:.1f} → {drift.last:.1f} MB ({drift.per_minute:+.2f} MB/min).",
+                f" {drift.first:.1f} → {drift.last:.1f} MB ({drift.per_minute:+.2f} MB/min);"
+                f" {r.server_rss_start_mb:.1f} MB before the tables, so"
+                f" {r.added_kb_per_conn:.1f} KB per connection added.",
             ]
     for idle in idles:
         out += ["", format_idle(idle)]
