@@ -6,15 +6,13 @@ machine's other load.
 on sockets that take every send at once), play ``--moves`` random legal moves (seeded):
 each is applied as another process's notice is (``app.rooms.referee.follow``), then the hub
 tells the room's connections, which render their seat's view and send it. Prints the CPU
-time per move. The workload is the same from run to run, so under valgrind the count of
-instructions is repeatable on a shared machine, where times are not:
+time per move. The workload is the same from run to run, so the count of instructions
+(``--instructions``: the benchmark run again twice under valgrind, ``--moves`` and 1,000
+moves more, the difference divided by 1,000 so that start-up drops out) is repeatable on
+a shared machine, where times are not:
 
     python -m bench.fan_out
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python -m bench.fan_out --moves 400
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null python -m bench.fan_out --moves 1400
-
-(the difference of the two counts over the 1,000 moves between them is the instructions per
-move, start-up taken out).
+    python -m bench.fan_out --moves 400 --instructions
 """
 
 from __future__ import annotations
@@ -22,8 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
+import shutil
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import uvloop
 
@@ -32,6 +34,9 @@ from app.connections.hub import Connection, Hub
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.referee import begin, follow
 from app.rooms.time_source import SystemTime
+from bench import machine
+
+SPAN = 1000  # moves between the two counted runs
 
 
 class TakingSocket:
@@ -108,15 +113,68 @@ async def deliver(rooms: int, moves: int, seed: int) -> float:
     return spent
 
 
+def instructions(rooms: int, moves: int, seed: int) -> int:
+    """What valgrind counts for a whole run of ``moves`` moves, start-up included."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += [sys.executable, "-m", "bench.fan_out", "--rooms", str(rooms)]
+    command += ["--moves", str(moves), "--seed", str(seed), "--no-write"]
+    done = subprocess.run(
+        command, cwd=machine.ROOT, capture_output=True, text=True, check=True, timeout=3600
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(prog="python -m bench.fan_out", description=__doc__)
     p.add_argument("--rooms", type=int, default=100, help="rooms, two connections each (100)")
     p.add_argument("--moves", type=int, default=8000, help="moves in all (8000)")
     p.add_argument("--seed", type=int, default=1, help="seed of the moves chosen (1)")
-    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help=f"also count instructions per move under valgrind (--moves and {SPAN:,} more)",
+    )
+    p.add_argument(
+        "--results-dir",
+        type=Path,
+        default=machine.RESULTS,
+        help="where to record the run (default: bench/results)",
+    )
+    p.add_argument("--no-write", action="store_true", help="print only; record nothing")
+    args = p.parse_args(argv)
+    when = machine.now()
     spent = uvloop.run(deliver(args.rooms, args.moves, args.seed))
-    per_move = 1e6 * spent / args.moves
-    print(f"{args.moves} moves over {args.rooms} rooms: {per_move:.1f} us of CPU a move")
+    figures = [
+        f"{args.moves} moves over {args.rooms} rooms:"
+        f" {1e6 * spent / args.moves:.1f} us of CPU a move (this process, one run)"
+    ]
+    print(figures[0], flush=True)
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+        fewer = instructions(args.rooms, args.moves, args.seed)
+        more = instructions(args.rooms, args.moves + SPAN, args.seed)
+        figures.append(
+            f"{(more - fewer) // SPAN:,} instructions a move (valgrind: {fewer:,} for"
+            f" {args.moves} moves, {more:,} for {args.moves + SPAN})"
+        )
+        print(figures[-1])
+    if not args.no_write:
+        lines = [
+            f"# Delivery of moves, {machine.stamp(when)}, commit {machine.commit()}",
+            "",
+            f"Command: `{machine.command_line('bench.fan_out', argv)}`.",
+            "",
+            f"Measured {machine.describe(when)}. How it works: bench/README.md.",
+            "",
+            *(f"- {figure}" for figure in figures),
+        ]
+        path = machine.write_result(args.results_dir, when, "fan-out", lines)
+        print(f"recorded in {machine.shown(path)}")
     return 0
 
 
