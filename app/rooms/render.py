@@ -6,8 +6,9 @@ own ``view`` — the one place hidden information is cut — with the turn clock
 text is cached on the room per (room description version, match version) and per seat,
 so ten spectators cost one ``view`` and one JSON encoding. A connection keeps a
 :class:`Sent` record of what it was last sent, and ``pending`` answers with what is new
-for it. Each message leaves with the server's ``now`` added to the cached text as it is
-sent, so that a browser counts a clock down from the server's time, not its own.
+for it. Each message carries the server's ``now``, added to the cached text as it is
+queued (written once for all the connections told of one change), so that a browser
+counts a clock down from the server's time, not its own.
 """
 
 from __future__ import annotations
@@ -150,6 +151,8 @@ def pending(
         text = _cached(room, "room", lambda: room_message(room, presence, grace))
         out.append(("room", with_now(text, now)))
     clocks = room.turn_clocks
+    # The clocks are compared by identity first: a change that leaves them alone keeps the
+    # very same object (None at an untimed table), and comparing dataclasses is slow.
     stale = (
         sent.version != room.version
         or sent.seat != seat
