@@ -33,7 +33,7 @@ from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
-from app.rooms.time_source import TimeSource
+from app.rooms.time_source import TimeSource, iso_at
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 # The server process is stopping (a deploy): reconnect at once, another process serves the
@@ -93,7 +93,10 @@ class Connection:
         self._queued_count = 0
         self._sent_count = 0
         self._after_sent: deque[tuple[int, Callable[[], None]]] = deque()
-        self._wakeup = asyncio.Event()
+        # What the send loop awaits while it has nothing to send (None: it is not
+        # waiting). A bare future made only then: lighter than an ``asyncio.Event`` kept
+        # for the connection's life, and a connection is idle most of the time.
+        self._idle: asyncio.Future[None] | None = None
         self.closed = False
         self._close: tuple[int, str] | None = None  # the close frame to send, if any
         # What this connection was last sent, so a notice resends only what changed.
@@ -119,8 +122,13 @@ class Connection:
         self._handler = asyncio.current_task()
         self._sender = asyncio.get_running_loop().create_task(self._run_sender())
 
-    def notify(self) -> None:
-        """The room changed: queue what is new for this connection's seat."""
+    def now(self) -> str:
+        """The server's time as a message going out now carries it."""
+        return iso_at(self._time_source.now()) or ""
+
+    def notify(self, now: str | None = None) -> None:
+        """The room changed: queue what is new for this connection's seat. ``now`` is the
+        server's time (:meth:`now`) when the caller made it once for many connections."""
         if self.closed:
             return
         # A watcher who takes a seat (or a seat given to a computer) acts as that from now.
@@ -131,7 +139,7 @@ class Connection:
             self.seat,
             self.sent,
             grace=self._grace,
-            now=self._time_source.now(),
+            now=self.now() if now is None else now,
         )
         for kind, text in updates:
             if not self._replace_waiting(kind, text):
@@ -199,7 +207,13 @@ class Connection:
             return
         self._queue.append(item)
         self._queued_count += 1
-        self._wakeup.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        """Let the send loop run if it waits for something to send."""
+        idle, self._idle = self._idle, None
+        if idle is not None and not idle.done():
+            idle.set_result(None)
 
     def after_queued_sent(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once everything queued so far has been written to the socket
@@ -214,7 +228,7 @@ class Connection:
         if self._close is None:
             self._close = (code, reason)
         self.closed = True
-        self._wakeup.set()
+        self._wake()
 
     async def _run_sender(self) -> None:
         """Send until the connection closes; the one place that writes to the socket."""
@@ -227,8 +241,8 @@ class Connection:
                         self._after_sent.popleft()[1]()
                 if self.closed:
                     break
-                await self._wakeup.wait()
-                self._wakeup.clear()
+                self._idle = asyncio.get_running_loop().create_future()
+                await self._idle
             if self._close is not None:
                 await self.websocket.close(code=self._close[0], reason=self._close[1])
         except Exception:  # the peer went away mid-send; the receive loop will notice
@@ -246,7 +260,7 @@ class Connection:
         """Stop accepting messages, let the send loop deliver what is queued (and the close
         frame), and wait for it — briefly: a client that does not read is not waited for."""
         self.closed = True
-        self._wakeup.set()
+        self._wake()
         if self._sender is None:
             return
         try:
@@ -364,8 +378,13 @@ class Hub:
     # --- the rooms' notifier -------------------------------------------------------------
 
     def room_changed(self, room: LiveRoom) -> None:
+        # One server time for every connection told of this change: making it is a good
+        # part of what each connection's update costs.
+        now: str | None = None
         for connection in self._rooms.get(room.id, ()):
-            connection.notify()
+            if now is None:
+                now = connection.now()
+            connection.notify(now)
 
     # --- the chat's readers ---------------------------------------------------------------
 

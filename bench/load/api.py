@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
 
 COOKIE = "parlour_session"
+CONNECTIONS = 32  # HTTP connections to each server
 
 
 def cookie_header(cookie: str) -> dict[str, str]:
@@ -27,18 +29,23 @@ class Api:
         # Idle connections are dropped well before the server's own idle timeout (uvicorn's
         # 5 s), so a request never goes out on a connection the server is closing.
         limits = httpx.Limits(
-            max_connections=32, max_keepalive_connections=32, keepalive_expiry=2.0
+            max_connections=CONNECTIONS, max_keepalive_connections=CONNECTIONS, keepalive_expiry=2.0
         )
         self.client = httpx.AsyncClient(base_url=base_url, timeout=30, limits=limits)
         # One client for every user: keep no cookies, each call sends its user's own.
         self.client.cookies = CookieJar(policy=_NoCookies())
+        # Requests beyond the pool's connections wait here, not in httpcore's pool, whose
+        # queue costs time in the square of its length: thousands of tables set up at once
+        # (the crowd run) kept the generator busy with it instead of sending.
+        self._slots = asyncio.Semaphore(CONNECTIONS)
 
     async def close(self) -> None:
         await self.client.aclose()
 
     async def call(self, method: str, path: str, cookie: str | None, body: Any = None) -> Any:
         headers = cookie_header(cookie) if cookie else {}
-        response = await self.client.request(method, path, json=body, headers=headers)
+        async with self._slots:
+            response = await self.client.request(method, path, json=body, headers=headers)
         if response.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text[:200]}")
         return response

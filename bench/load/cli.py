@@ -28,8 +28,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--runs",
         default="saturated,baseline,paced,idle",
-        help="comma list of saturated, baseline, paced, paced-baseline, idle, profile, stalls,"
-        " restart (default: saturated,baseline,paced,idle)",
+        help="comma list of saturated, baseline, paced, paced-baseline, crowd, idle, profile,"
+        " stalls, restart (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
     p.add_argument(
@@ -59,6 +59,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, default=20.0, help="saturated seconds (20)")
     p.add_argument("--paced-duration", type=float, default=60.0, help="paced seconds (60)")
     p.add_argument("--idle", type=int, default=2000, help="idle connections (2000)")
+    p.add_argument(
+        "--crowd-rooms", type=int, default=5000, help="rooms in the crowd run, one process (5000)"
+    )
+    p.add_argument(
+        "--crowd-pace", type=float, default=10.0, help="crowd: seconds between acts (10)"
+    )
     p.add_argument(
         "--settle",
         type=float,

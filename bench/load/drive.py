@@ -56,11 +56,19 @@ class Result:
     matches_finished: int
     rematches: int
     rss_samples: list[tuple[float, float]] = field(default_factory=list)  # (s, MB)
+    # The server's RSS before the first table was opened: what its connections added is
+    # the difference.
+    server_rss_start_mb: float = 0.0
     window: tuple[float, float] = (0.0, 0.0)  # the measured window, in wall-clock time
 
     @property
     def error_count(self) -> int:
         return sum(self.errors.values())
+
+    @property
+    def added_kb_per_conn(self) -> float:
+        """The server's memory per connection beyond what it held before the tables."""
+        return (self.server_rss_mb - self.server_rss_start_mb) * 1024 / self.connections
 
     def rss_drift(self) -> RssDrift | None:
         """The server's memory over the run; None with too few samples to tell."""
@@ -81,7 +89,9 @@ async def start_tables(
         asyncio.ensure_future(Table(gen, i, game, seats).run())
         for i, (game, seats) in enumerate(tables)
     ]
-    deadline = time.monotonic() + 120
+    # Setting a table up takes a handful of HTTP calls and two handshakes: thousands of
+    # tables (the crowd run) need minutes.
+    deadline = time.monotonic() + 120 + 0.1 * len(tables)
     while gen.started_tables + gen.failed_tables < len(tables) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     print(
@@ -109,6 +119,7 @@ async def drive(
     With several server processes, their CPU and memory are added up."""
     gen = Generator(servers, pace, protocol)
     proc = Processes([server.pid for server in servers])
+    rss_start = proc.rss()
     runners = await start_tables(
         gen, tables, label, f"warm-up {warmup:g} s, then {duration:g} s measured"
     )
@@ -168,6 +179,7 @@ async def drive(
         rematches=stats.rematches,
         rss_samples=samples,
         window=(wall0, wall1),
+        server_rss_start_mb=rss_start / 2**20,
     )
 
 

@@ -28,7 +28,8 @@ def format_result(r: Result) -> list[str]:
         f"  server CPU           {r.server_cpu_pct:.1f}% of a core,"
         f" {r.server_cpu_us_per_action:.0f} us per action",
         f"  server RSS           {r.server_rss_mb:.1f} MB, {r.server_rss_kb_per_conn:.1f} KB"
-        " per connection",
+        f" per connection; {r.added_kb_per_conn:.1f} KB per connection over the"
+        f" {r.server_rss_start_mb:.1f} MB it held before the tables",
         f"  generator CPU        {r.generator_cpu_pct:.1f}% of a core"
         + ("  (SATURATED: the generator limits this run)" if r.generator_cpu_pct > 90 else ""),
         f"  database CPU         {r.db_cpu_pct:.1f}% of a core (local PostgreSQL processes)",
@@ -110,7 +111,9 @@ def result_entry(
             out += [
                 "",
                 f"Server RSS during the {r.label} {r.mode} run ({r.seconds:.0f} s):"
-                f" {drift.first:.1f} → {drift.last:.1f} MB ({drift.per_minute:+.2f} MB/min).",
+                f" {drift.first:.1f} → {drift.last:.1f} MB ({drift.per_minute:+.2f} MB/min);"
+                f" {r.server_rss_start_mb:.1f} MB before the tables, so"
+                f" {r.added_kb_per_conn:.1f} KB per connection added.",
             ]
     for idle in idles:
         out += ["", format_idle(idle)]

@@ -73,6 +73,8 @@ class Runs:
             await self.paced()
         if "paced-baseline" in names:
             await self.paced_baseline()
+        if "crowd" in names:
+            await self.crowd()
         if "stalls" in names:
             await self.stalls()
         if "restart" in names:
@@ -83,17 +85,29 @@ class Runs:
             await self.profile()
 
     async def measure(
-        self, servers: list[Server], label: str, protocol: ProtocolFactory, *, paced: bool
+        self,
+        servers: list[Server],
+        label: str,
+        protocol: ProtocolFactory,
+        *,
+        paced: bool,
+        rooms: int | None = None,
+        pace: float | None = None,
     ) -> Result:
-        """One run on ``servers`` (stopped after it), saturated or paced; shown and kept."""
+        """One run on ``servers`` (stopped after it), saturated or paced (``rooms`` and
+        ``pace`` in place of the paced run's); shown and kept."""
         args = self.args
+        if rooms is None:
+            rooms = args.paced_rooms if paced else args.rooms
+        if paced and pace is None:
+            pace = args.pace
         with stopped_after(servers):
             result = await drive(
                 servers,
                 label=label,
                 protocol=protocol,
-                tables=game_tables(self.games, args.paced_rooms if paced else args.rooms),
-                pace=args.pace if paced else None,
+                tables=game_tables(self.games, rooms),
+                pace=pace,
                 warmup=args.warmup,
                 duration=args.paced_duration if paced else args.duration,
                 sample_every=args.sample_every,
@@ -129,6 +143,21 @@ class Runs:
         generator and the stack, with no game and no database."""
         protocol = echo(self.state_bytes(900))
         await self.measure(self.launcher.echo(), "echo baseline", protocol, paced=True)
+
+    async def crowd(self) -> None:
+        """Many open sockets on one process: ``--crowd-rooms`` tables whose seats each act
+        every ``--crowd-pace`` seconds (the default limits); memory per connection, latency
+        and errors."""
+        servers = self.launcher.parlour("crowd", one_process=True)
+        args = self.args
+        await self.measure(
+            servers,
+            "parlour (crowd)",
+            self.parlour,
+            paced=True,
+            rooms=args.crowd_rooms,
+            pace=args.crowd_pace,
+        )
 
     async def stalls(self) -> None:
         """The paced run again with the stall probe wrapped around the server's app."""

@@ -1,5 +1,6 @@
 """What a socket delivers: answers in the order of the messages they answer, a flood told
-and then closed with a close frame, and bursts of comings and goings coalesced."""
+and then closed with a close frame, bursts of comings and goings coalesced, and one server
+time for every connection told of one change."""
 
 from __future__ import annotations
 
@@ -99,6 +100,58 @@ def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
     sent = [orjson.loads(text) for text in asyncio.run(scenario())]
     assert [m["type"] for m in sent] == ["pong", "room", "state"]
     assert sent[1]["room"]["match_id"] == "m3"
+
+
+class TakingSocket:
+    """Takes every send at once, as a client that reads."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.sent.append(f"close {code}")
+
+
+class SteppingTime(SystemTime):
+    """A clock that moves a millisecond each time it is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def now(self) -> float:
+        self.reads += 1
+        return 1_800_000_000.0 + self.reads / 1000
+
+
+def test_every_connection_told_of_one_change_is_sent_the_same_server_time() -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        room, hub, clock = a_room(), Hub(), SteppingTime()
+        clients = [TakingSocket() for _ in range(3)]
+        for client in clients:
+            connection = Connection(
+                client,  # type: ignore[arg-type]
+                None,
+                room,
+                hub,
+                16,
+                time_source=clock,
+                grace=60.0,
+                address="test",
+            )
+            hub.add(connection)
+            connection.start()
+        begin(room, match_id="m", seed=7, seed_hash="h")
+        hub.room_changed(room)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        return [orjson.loads(text) for client in clients for text in client.sent]
+
+    sent = asyncio.run(scenario())
+    assert [m["type"] for m in sent] == ["room", "state"] * 3
+    assert len({m["now"] for m in sent}) == 1
 
 
 def burst(server: LiveServer, path: str, cookie: str, messages: int) -> tuple[list[str], int]:

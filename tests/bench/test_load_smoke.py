@@ -21,6 +21,8 @@ FIGURES = (
     "us per action",
     "server RSS",
     "KB per connection",
+    "KB per connection over the",
+    "parlour (crowd): paced",
     "generator CPU",
     "ratio actions/s / baseline round trips/s",
     "idle parlour: ",
@@ -43,12 +45,16 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
             "-m",
             "bench.load",
             "--runs",
-            "saturated,baseline,paced,paced-baseline,stalls,idle",
+            "saturated,baseline,paced,paced-baseline,crowd,stalls,idle",
             "--rooms",
             "3",
             "--paced-rooms",
             "4",
             "--pace",
+            "0.2",
+            "--crowd-rooms",
+            "4",
+            "--crowd-pace",
             "0.2",
             "--target",
             "10",
@@ -73,7 +79,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
-    assert out.count("errors               0 (none)") == 5, out
+    assert out.count("errors               0 (none)") == 6, out
     floor = out.split("echo baseline: paced")[1]
     assert "actions/s" in floor and "nan" not in floor.split("server CPU")[0], floor
     assert out.count(", errors 0") == 2, out
