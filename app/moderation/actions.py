@@ -87,6 +87,20 @@ class Act:
     reason: str
     report_ids: tuple[int, ...] = ()
 
+    def check_reports(self, session: Session, target: str | None) -> None:
+        """Refuse, before anything changes, reports the action cannot answer: one that does
+        not exist, or one about someone other than the action's person."""
+        for report_id in self.report_ids:
+            report = session.get(Report, report_id)
+            if report is None:
+                raise Refusal("report_not_found", f"There is no report {report_id}.", 404)
+            if report.reported_id != target:
+                raise Refusal(
+                    "report_elsewhere",
+                    f"Report {report_id} is about someone else: this action cannot answer it.",
+                    422,
+                )
+
     def record(
         self, session: Session, action: str, target: str | None, **details: Any
     ) -> ModerationEntry:
@@ -142,6 +156,7 @@ class Moderation:
             user = find_person(session, key)
             if user.id == act.moderator.id:
                 raise Refusal("moderate_self", "You cannot do that to yourself.", 422)
+            act.check_reports(session, user.id)
             more = work(session, user) or {}
             entry = act.record(session, action, user.id, **more)
             session.commit()
@@ -223,6 +238,7 @@ class Moderation:
             if line is None:
                 raise Refusal("chat_not_found", "There is no such chat line (any more).", 404)
             room_id, channel, speaker = line.room_id, line.channel, line.user_id
+            act.check_reports(session, speaker)
             details = {"chat_id": chat_id, "room_id": room_id, "name": line.name, "text": line.text}
             store.delete_chat_line(session=session, chat_id=chat_id)
             entry = act.record(session, "delete_chat", speaker, **details)
@@ -249,6 +265,8 @@ class Moderation:
         room = await self._room(room_id)
         if room is None:
             raise Refusal("room_not_found", "There is no such room.", 404)
+        if act.report_ids:  # checked before the table closes: a refusal changes nothing
+            await self.database.run(lambda session: act.check_reports(session, room.host_id))
         await self.rooms.close_table(room)
 
         def run(session: Session) -> dict[str, Any]:

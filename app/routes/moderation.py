@@ -104,7 +104,7 @@ async def mute(
 
 @router.delete("/mutes/{key}")
 async def unmute(
-    key: str, moderator: Moderator, moderation: Moderating, reason: str = "lifted"
+    key: str, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.lift(_act(moderator, reason), key, "mute")
 
@@ -117,14 +117,14 @@ async def ban(body: BanIn, moderator: Moderator, moderation: Moderating) -> dict
 
 @router.delete("/bans/{key}")
 async def unban(
-    key: str, moderator: Moderator, moderation: Moderating, reason: str = "lifted"
+    key: str, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.lift(_act(moderator, reason), key, "ban")
 
 
 @router.delete("/chat/{chat_id}")
 async def delete_chat(
-    chat_id: int, moderator: Moderator, moderation: Moderating, reason: str = "deleted"
+    chat_id: int, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.delete_chat(_act(moderator, reason), chat_id)
 
