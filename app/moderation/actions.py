@@ -19,11 +19,11 @@ from sqlalchemy.orm import Session
 
 from app import store as common
 from app.models import ModerationEntry, Report, Sanction, User, iso, utcnow
+from app.moderation.sanctions import muted_text
 from app.people.confusables import name_key
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
 from app.rooms import LiveRoom, Rooms
-from app.moderation.sanctions import muted_text
 from app.store import moderation as store
 from app.store.database_thread import DatabaseThread
 

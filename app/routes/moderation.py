@@ -14,7 +14,7 @@ from app.http.deps import MaybeUser
 from app.http.schemas import BanIn, ModerationIn, MuteSiteWideIn, ReasonIn, ReportHandledIn
 from app.moderation.actions import Act, Moderation, checked_reason, entry_wire, find_person
 from app.moderation.people import person_record
-from app.moderation.reports import report_wire
+from app.moderation.reports import mark_deleted, report_wire
 from app.people.sessions import Identity
 from app.store import moderation as store
 
@@ -63,7 +63,7 @@ async def report_queue(
             people = {r.reporter_id for r in reports} | {r.reported_id for r in reports}
             people |= {r.handled_by for r in reports if r.handled_by}
             names = store.names_of(session=session, user_ids=people)
-            return {"reports": [report_wire(r, names) for r in reports]}
+            return {"reports": mark_deleted(session, [report_wire(r, names) for r in reports])}
 
     return await asyncio.to_thread(read)
 

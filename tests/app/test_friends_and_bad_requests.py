@@ -20,7 +20,8 @@ def test_removing_a_friend_is_told_to_them_at_once(new_client: NewClient) -> Non
 def test_a_body_that_is_not_json_is_answered_in_a_sentence(new_client: NewClient) -> None:
     ada = account(new_client, "Ada")
     for path in ("/api/reports", "/api/rooms"):
-        response = ada.post(path, content=b"{not json", headers={"content-type": "application/json"})
+        headers = {"content-type": "application/json"}
+        response = ada.post(path, content=b"{not json", headers=headers)
         assert response.status_code == 422
         assert response.json()["code"] == "bad_request"
         assert response.json()["message"] == "The request body is not valid JSON."
