@@ -191,6 +191,7 @@ def build_services(
         cluster.attach(rooms, chat)
     social = Social.build(database, hub, rooms)
     social.live.live_sessions = auth.live_sessions
+    social.live.banned = partial(banned_users, auth.sessions)
     if cluster is not None:
         # What the live channel tells, and whose talk people hide, reach every process.
         cluster.people.attach(social.live, social.hiding.apply)
@@ -331,7 +332,9 @@ def expose(app: FastAPI, services: Services) -> None:
     state.notifications = services.notifications
     state.analyst = services.analyst
     state.social = services.social
-    state.moderation = Moderation(services.database, services.auth, services.rooms, services.chat)
+    state.moderation = Moderation(
+        services.database, services.auth, services.rooms, services.chat, services.social.live
+    )
 
 
 def readiness_probes(services: Services) -> dict[str, Probe]:

@@ -41,6 +41,9 @@ async def _room_error(_request: Request, error: Exception) -> Response:
 async def _validation_error(_request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "bad request"}
+    if first.get("type") == "json_invalid":
+        # Its "loc" is a character offset and its words the parser's: say it plainly.
+        return error_response("bad_request", "The request body is not valid JSON.", 422)
     where = ".".join(str(p) for p in first["loc"] if p != "body")
     message = f"{where}: {first['msg']}" if where else str(first["msg"])
     return error_response("bad_request", message, 422)

@@ -126,11 +126,11 @@ class ModerationIn(Strict):
 
     username: str = Field(max_length=40)
     reason: str = Field(max_length=2000)
-    report_ids: list[int] = Field(default_factory=list, max_length=100)
+    report_ids: list[StrictInt] = Field(default_factory=list, max_length=100)
 
 
 class MuteSiteWideIn(ModerationIn):
-    minutes: int
+    minutes: StrictInt  # "5" or true is a mistake to point out, not to guess at
 
 
 class BanIn(ModerationIn):

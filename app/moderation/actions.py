@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from app import store as common
 from app.models import ModerationEntry, Report, Sanction, User, iso, utcnow
+from app.moderation.sanctions import muted_text
 from app.people.confusables import name_key
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
@@ -87,6 +88,20 @@ class Act:
     reason: str
     report_ids: tuple[int, ...] = ()
 
+    def check_reports(self, session: Session, target: str | None) -> None:
+        """Refuse, before anything changes, reports the action cannot answer: one that does
+        not exist, or one about someone other than the action's person."""
+        for report_id in self.report_ids:
+            report = session.get(Report, report_id)
+            if report is None:
+                raise Refusal("report_not_found", f"There is no report {report_id}.", 404)
+            if report.reported_id != target:
+                raise Refusal(
+                    "report_elsewhere",
+                    f"Report {report_id} is about someone else: this action cannot answer it.",
+                    422,
+                )
+
     def record(
         self, session: Session, action: str, target: str | None, **details: Any
     ) -> ModerationEntry:
@@ -113,16 +128,33 @@ class Act:
         return entry
 
 
+class Teller(Protocol):
+    """The live channel (app/social/live.py): a word to every open page of a person."""
+
+    def tell(self, user_id: str, message: dict[str, Any]) -> None: ...
+
+
+def notice(kind: str, text: str, until: str | None = None) -> dict[str, Any]:
+    """A moderator's word as the person's open pages are sent it (``notice``)."""
+    return {"type": "notice", "kind": kind, "text": text, "until": until}
+
+
 class Moderation:
     """The moderators' actions, for every process (the database is the truth)."""
 
     def __init__(
-        self, database: DatabaseThread, auth: Authenticator, rooms: Rooms, chat: Retractions
+        self,
+        database: DatabaseThread,
+        auth: Authenticator,
+        rooms: Rooms,
+        chat: Retractions,
+        live: Teller,
     ) -> None:
         self.database = database
         self.auth = auth
         self.rooms = rooms
         self.chat = chat
+        self.live = live
 
     async def check(self, user: Identity | None) -> Identity:
         """The caller, if a moderator; else ``not_moderator`` (guests and nobody too)."""
@@ -142,6 +174,7 @@ class Moderation:
             user = find_person(session, key)
             if user.id == act.moderator.id:
                 raise Refusal("moderate_self", "You cannot do that to yourself.", 422)
+            act.check_reports(session, user.id)
             more = work(session, user) or {}
             entry = act.record(session, action, user.id, **more)
             session.commit()
@@ -153,7 +186,9 @@ class Moderation:
 
     async def warn(self, act: Act, key: str) -> dict[str, Any]:
         """A warning: recorded, and shown to the person (GET /api/me/moderation)."""
-        return await self._person_act(act, key, "warn", lambda _session, _user: None)
+        entry = await self._person_act(act, key, "warn", lambda _session, _user: None)
+        self.live.tell(entry["target_id"], notice("warn", f"A moderator warns you: {act.reason}"))
+        return entry
 
     async def mute(self, act: Act, key: str, minutes: int) -> dict[str, Any]:
         """Mute the person's chat everywhere for ``minutes``."""
@@ -174,7 +209,10 @@ class Moderation:
             store.put_sanction(session=session, sanction=sanction)
             return {"until": iso(until)}
 
-        return await self._person_act(act, key, "mute", work)
+        entry = await self._person_act(act, key, "mute", work)
+        told = muted_text(until, act.reason)
+        self.live.tell(entry["target_id"], notice("mute", told, iso(until)))
+        return entry
 
     async def ban(self, act: Act, key: str, until: datetime | None) -> dict[str, Any]:
         """Ban the person (until a time, or until lifted): every session ends, every
@@ -201,7 +239,23 @@ class Moderation:
         entry = await self._person_act(act, key, "ban", work)
         # Every process forgets the account and closes its sockets (through Redis).
         self.auth.forget_user(entry["target_id"])
+        await self._unseat(entry["target_id"])
         return entry
+
+    async def _unseat(self, user_id: str) -> None:
+        """A banned person leaves the seats they hold at tables still waiting for players
+        (a match in play goes on: their seat is played for them when their time runs out)."""
+        tables = await self.database.call(common.unfinished_tables, user_id=user_id)
+        for table in tables:
+            if table.status != "waiting":
+                continue
+            room = await self._room(table.id)
+            if room is None or room.status != "waiting" or room.seat_of(user_id) is None:
+                continue
+            try:
+                await self.rooms.leave(room, user_id=user_id)
+            except Refusal:  # it started or closed meanwhile: nothing to leave
+                continue
 
     async def lift(self, act: Act, key: str, kind: str) -> dict[str, Any]:
         """End a ban (``unban``) or a site-wide mute (``unmute``) early."""
@@ -212,7 +266,11 @@ class Moderation:
                 name = user.username or user.name
                 raise Refusal(f"not_{word}", f"{name} is not {word}.", 404)
 
-        return await self._person_act(act, key, f"un{kind}", work)
+        entry = await self._person_act(act, key, f"un{kind}", work)
+        if kind == "mute":
+            told = f"A moderator lifted your mute: you may talk again. Reason: {act.reason}"
+            self.live.tell(entry["target_id"], notice("unmute", told))
+        return entry
 
     async def delete_chat(self, act: Act, chat_id: int) -> dict[str, Any]:
         """Delete a chat line everywhere: the database (reviews, transcripts, chat logs),
@@ -223,6 +281,7 @@ class Moderation:
             if line is None:
                 raise Refusal("chat_not_found", "There is no such chat line (any more).", 404)
             room_id, channel, speaker = line.room_id, line.channel, line.user_id
+            act.check_reports(session, speaker)
             details = {"chat_id": chat_id, "room_id": room_id, "name": line.name, "text": line.text}
             store.delete_chat_line(session=session, chat_id=chat_id)
             entry = act.record(session, "delete_chat", speaker, **details)
@@ -249,6 +308,8 @@ class Moderation:
         room = await self._room(room_id)
         if room is None:
             raise Refusal("room_not_found", "There is no such room.", 404)
+        if act.report_ids:  # checked before the table closes: a refusal changes nothing
+            await self.database.run(lambda session: act.check_reports(session, room.host_id))
         await self.rooms.close_table(room)
 
         def run(session: Session) -> dict[str, Any]:

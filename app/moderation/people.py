@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.models import User, iso, utcnow
 from app.moderation.actions import entry_wire
-from app.moderation.reports import line_evidence, report_wire
+from app.moderation.reports import line_evidence, mark_deleted, report_wire
 from app.moderation.sanctions import wire
 from app.store import moderation as store
 
@@ -55,7 +55,7 @@ def person_record(session: Session, user: User) -> dict[str, Any]:
             }
             for match in store.matches_of(session=session, user_id=user.id, limit=MATCHES)
         ],
-        "reports": [report_wire(report, names) for report in reports],
+        "reports": mark_deleted(session, [report_wire(report, names) for report in reports]),
         "log": [entry_wire(entry, names) for entry in entries],
     }
 

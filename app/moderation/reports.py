@@ -11,6 +11,7 @@ A reporter may file only so many reports an hour.
 
 from __future__ import annotations
 
+import copy
 from datetime import timedelta
 from typing import Any
 
@@ -130,6 +131,21 @@ def file_report(
     return report
 
 
+def mark_deleted(session: Session, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mark the evidence's lines a moderator deleted since (``"deleted": true``): the
+    report keeps their words, and the page offers no "Delete line" on them."""
+    lines = [
+        line
+        for report in reports
+        for line in [report["evidence"].get("line"), *report["evidence"].get("lines", [])]
+        if line is not None
+    ]
+    present = store.existing_lines(session=session, chat_ids={line["id"] for line in lines})
+    for line in lines:
+        line["deleted"] = line["id"] not in present
+    return reports
+
+
 def report_wire(report: Report, names: dict[str, str]) -> dict[str, Any]:
     """A report as the moderators' queue shows it (``names``: people's names by id)."""
     return {
@@ -143,7 +159,7 @@ def report_wire(report: Report, names: dict[str, str]) -> dict[str, Any]:
         "room_id": report.room_id,
         "match_id": report.match_id,
         "chat_id": report.chat_id,
-        "evidence": report.evidence,
+        "evidence": copy.deepcopy(report.evidence),
         "at": iso(report.created_at),
         "status": report.status,
         "handled_by": names.get(report.handled_by) if report.handled_by else None,

@@ -37,14 +37,15 @@ def banned(sanction: Sanction) -> Refusal:
     )
 
 
+def muted_text(until: datetime | None, reason: str) -> str:
+    """What a person muted site-wide is told (with a refused line, and on their pages)."""
+    return f"A moderator muted you everywhere {_until(until)}. Reason: {reason}"
+
+
 def muted(sanction: Sanction) -> Refusal:
     """The refusal of a line said by a person muted site-wide (``site_muted``: not the
     host's mute at one table, ``muted``)."""
-    return Refusal(
-        "site_muted",
-        f"A moderator muted you everywhere {_until(sanction.until)}. Reason: {sanction.reason}",
-        403,
-    )
+    return Refusal("site_muted", muted_text(sanction.until, sanction.reason), 403)
 
 
 def wire(sanction: Sanction) -> dict[str, Any]:

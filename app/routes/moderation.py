@@ -14,7 +14,7 @@ from app.http.deps import MaybeUser
 from app.http.schemas import BanIn, ModerationIn, MuteSiteWideIn, ReasonIn, ReportHandledIn
 from app.moderation.actions import Act, Moderation, checked_reason, entry_wire, find_person
 from app.moderation.people import person_record
-from app.moderation.reports import report_wire
+from app.moderation.reports import mark_deleted, report_wire
 from app.people.sessions import Identity
 from app.store import moderation as store
 
@@ -63,7 +63,7 @@ async def report_queue(
             people = {r.reporter_id for r in reports} | {r.reported_id for r in reports}
             people |= {r.handled_by for r in reports if r.handled_by}
             names = store.names_of(session=session, user_ids=people)
-            return {"reports": [report_wire(r, names) for r in reports]}
+            return {"reports": mark_deleted(session, [report_wire(r, names) for r in reports])}
 
     return await asyncio.to_thread(read)
 
@@ -104,7 +104,7 @@ async def mute(
 
 @router.delete("/mutes/{key}")
 async def unmute(
-    key: str, moderator: Moderator, moderation: Moderating, reason: str = "lifted"
+    key: str, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.lift(_act(moderator, reason), key, "mute")
 
@@ -117,14 +117,14 @@ async def ban(body: BanIn, moderator: Moderator, moderation: Moderating) -> dict
 
 @router.delete("/bans/{key}")
 async def unban(
-    key: str, moderator: Moderator, moderation: Moderating, reason: str = "lifted"
+    key: str, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.lift(_act(moderator, reason), key, "ban")
 
 
 @router.delete("/chat/{chat_id}")
 async def delete_chat(
-    chat_id: int, moderator: Moderator, moderation: Moderating, reason: str = "deleted"
+    chat_id: int, moderator: Moderator, moderation: Moderating, reason: str = ""
 ) -> dict[str, Any]:
     return await moderation.delete_chat(_act(moderator, reason), chat_id)
 

@@ -28,20 +28,22 @@ from markupsafe import Markup
 import games
 from app import store
 from app.http.assets import site_assets
-from app.http.deps import client_address
+from app.http.deps import ADDRESS_CHARS, client_address
 from app.http.page_data import script_json
 from app.limits.quotas import Limiter
 from app.models import Match, utcnow
+from app.moderation.sanctions import refuse_if_origin_banned
 from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import guest_name
-from app.people.sessions import Authenticator, Identity, lifetime
+from app.people.sessions import Authenticator, Identity, Origin, lifetime
 from app.refusal import Refusal
 from app.rooms import Rooms
 from app.rooms.your_tables import awaiting_count, your_tables
 from app.routes.games import game_facts
 from app.routes.guide import table_guide
 from app.routes.players import player_record
+from app.store import moderation as moderation_store
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
@@ -88,14 +90,42 @@ def _awaiting(request: Request, user_id: str) -> int:
     return awaiting_count(your_tables(rows, user_id, request.app.state.rooms.registry.held))
 
 
+def _is_moderator(request: Request, user_id: str) -> bool:
+    with request.app.state.sessions() as session:
+        return moderation_store.is_moderator(session=session, user_id=user_id)
+
+
+def _ban_on(request: Request) -> str | None:
+    """Why and until when a visitor with no session may not start one: their browser, or
+    address, is a banned person's (``POST /api/session`` would answer ``banned``)."""
+    marks = request.app.state.browser_marks
+    origin = Origin(marks.read(request.cookies), client_address(request)[:ADDRESS_CHARS])
+    with request.app.state.sessions() as session:
+        try:
+            refuse_if_origin_banned(session, origin)
+        except Refusal as refused:
+            return refused.message
+    return None
+
+
 def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
     identity, set_cookie = _identity(request)
     if identity is None:
-        user = {"id": None, "name": guest_name(), "username": None}
+        user: dict[str, str | bool | None] = {"id": None, "name": guest_name(), "username": None}
+        # A banned visitor is told so, rather than offered a guest they cannot start.
+        banned = _ban_on(request)
+        if banned is not None:
+            boot = {**boot, "banned": banned}
     else:
-        user = {"id": identity.id, "name": identity.name, "username": identity.username}
+        user = {
+            "id": identity.id,
+            "name": identity.name,
+            "username": identity.username,
+            # The header links the moderation page for moderators.
+            "moderator": identity.is_account and _is_moderator(request, identity.id),
+        }
     facts = _games()
     awaiting = 0 if identity is None else _awaiting(request, identity.id)
     boot = {"user": user, "games": facts, "awaiting": awaiting, **boot}

@@ -16,8 +16,16 @@ def player_not_found(username: str) -> Refusal:
     return Refusal("player_not_found", f"There is no player called {username}.", 404)
 
 
+USERNAME_MAX = 40  # as a username in a request body (app/http/schemas.py)
+
+
 def account_named(session: Session, username: str) -> User:
-    """The account ``username`` names (look-alike spellings find it too); 404 otherwise."""
+    """The account ``username`` names (look-alike spellings find it too); 404 otherwise,
+    and 422 ``bad_request`` for a name longer than any username (not repeated back)."""
+    if len(username) > USERNAME_MAX:
+        raise Refusal(
+            "bad_request", f"username: A username has at most {USERNAME_MAX} characters.", 422
+        )
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
         raise player_not_found(username)

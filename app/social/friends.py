@@ -47,12 +47,15 @@ class Friends:
     async def remove(self, me: Identity, username: str) -> None:
         """End a friendship, withdraw an ask, or decline one."""
 
-        def work(session: Session) -> None:
+        def work(session: Session) -> str:
             user = account_named(session, username)
             if not social_store.remove_friend(session=session, one=me.id, other=user.id):
                 raise Refusal("not_friends", f"You and {username} are not friends.", 404)
+            return user.id
 
-        await self.database.run(work)
+        # Their open friends page must not go on listing the friendship or the ask.
+        other = await self.database.run(work)
+        self.live.tell(other, {"type": "friend_removed", "by": me.username})
 
     async def listed(self, me: Identity) -> dict[str, Any]:
         found = await self.database.call(social_store.friends_of, user_id=me.id)

@@ -11,6 +11,8 @@ rows of tables over are cleared as the invitee's list is read.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 from typing import Any
 
@@ -28,6 +30,8 @@ from app.social.live import LiveChannel
 from app.store import social as social_store
 from app.store.database_thread import DatabaseThread
 from app.store.social import OpenInvitation
+
+log = logging.getLogger("parlour.social")
 
 
 def wire(invitation: OpenInvitation) -> dict[str, Any]:
@@ -59,17 +63,24 @@ class Invitations:
         self.rooms = rooms
         self.live = live
         self.blocks = blocks
+        # Whether each table in memory waited with a seat free at its last change.
+        self._open: dict[str, bool] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def invite(self, me: Identity, room: LiveRoom, username: str) -> dict[str, Any]:
         """The host invites an account to a seat at ``room``."""
         check_host(room, me.id)
         table_open(room)
-        seated = {holder.person for holder in room.seats if holder is not None}
+        seated = {h.person for h in room.seats if h is not None and h.person is not None}
         host_name = me.username or me.name
 
         def work(session: Session) -> tuple[str, OpenInvitation]:
             user = account_named(session, username)
             if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
+                raise player_not_found(username)
+            # Someone seated blocked them: they could not take the seat, and the host is
+            # answered as for a name nobody has, so that the block cannot be probed.
+            if social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
                 raise player_not_found(username)
             not_yourself(user, me.id, "invite")
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
@@ -116,7 +127,13 @@ class Invitations:
         """Take a seat at the invitation's table; the host hears of it."""
         invitation = await self._mine(me, invitation_id)
         room = await self.rooms.get(invitation.room_id)
-        await self.blocks.may_sit(room, me.id)
+        try:
+            await self.blocks.may_sit(room, me.id)
+        except Refusal:
+            # Someone who sat down since blocked them: the invitation cannot be taken up.
+            await self.database.call(social_store.drop_invitation, invitation_id=invitation.id)
+            self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
+            raise
         seat = await self.rooms.join(
             room, user_id=me.id, name=me.name, seat=None, account=me.is_account
         )
@@ -125,6 +142,30 @@ class Invitations:
         self.live.tell(invitation.from_id, {"type": "invitation_accepted", **answer})
         self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
         return {"seat": seat, "room": self.rooms.describe(room)}
+
+    def room_changed(self, room: LiveRoom) -> None:
+        """A table stopped waiting with a seat free (it started, filled or closed): its
+        invitees' open pages drop the invitation (``invitation_closed``). Told once per
+        change from open to not (a notifier of the rooms, on the table's owning process)."""
+        now_open = room.status == "waiting" and any(h is None for h in room.seats)
+        was_open = self._open.get(room.id, True)
+        self._open[room.id] = now_open
+        if was_open and not now_open:
+            task = asyncio.get_running_loop().create_task(self._close_notices(room.id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def room_released(self, room: LiveRoom) -> None:
+        self._open.pop(room.id, None)
+
+    async def _close_notices(self, room_id: str) -> None:
+        try:
+            found = await self.database.call(social_store.invitations_of_room, room_id=room_id)
+        except Exception:  # the invitee's Accept still says the table moved on (410)
+            log.exception("could not read the invitations of room %s", room_id)
+            return
+        for invitation_id, to_id in found:
+            self.live.tell(to_id, {"type": "invitation_closed", "id": invitation_id})
 
     async def decline(self, me: Identity, invitation_id: str) -> None:
         """Decline: the invitation is gone and the host hears of it."""

@@ -24,6 +24,7 @@ log = logging.getLogger("parlour.social")
 
 SLOW_CLOSE = 4008  # the page does not read what it is sent (as on the play socket)
 SIGNED_OUT_CLOSE = 4401  # the socket's session ended (as on the play socket)
+BANNED_CLOSE = 4410  # it ended because a moderator banned the account (as on the play socket)
 MAX_QUEUE = 100  # messages waiting for one page before it counts as not reading
 SEND_TIMEOUT = 10.0  # seconds one message may wait for a page that stopped reading
 
@@ -115,6 +116,9 @@ class LiveChannel:
         # Which of these session ids still live (blocking: run in a worker thread); set by
         # the app, to close the sockets of a session that ended.
         self.live_sessions: Callable[[set[str]], set[str]] = lambda ids: ids
+        # Which of these people are banned, each with the ``banned`` message their sockets
+        # are sent before they close (blocking: run in a worker thread); set by the app.
+        self.banned: Callable[[set[str]], dict[str, str]] = lambda _ids: {}
 
     def add(self, socket: LiveSocket) -> None:
         sockets = self._sockets.setdefault(socket.user_id, set())
@@ -177,9 +181,17 @@ class LiveChannel:
         ids = {s.session_id for s in sockets if s.session_id is not None}
         try:
             live = await asyncio.to_thread(self.live_sessions, ids)
+            ended = {s.user_id for s in sockets if s.session_id not in live}
+            banned = await asyncio.to_thread(self.banned, ended) if ended else {}
         except Exception:
             log.exception("could not check the sessions of %d live sockets", len(sockets))
             return
         for socket in sockets:
             if socket.session_id not in live:
-                socket.close(SIGNED_OUT_CLOSE, "signed out")
+                told = banned.get(socket.user_id)
+                if told is not None:
+                    # Why and until when, then the close the play socket gives a ban.
+                    socket.send(told)
+                    socket.close(BANNED_CLOSE, "banned")
+                else:
+                    socket.close(SIGNED_OUT_CLOSE, "signed out")

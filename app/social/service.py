@@ -28,10 +28,14 @@ class Social:
         live = LiveChannel()
         hiding = Hiding(hub, database)
         blocks = Blocks(database, hiding)
+        invitations = Invitations(database, rooms, live, blocks)
+        # A table that stops waiting drops its invitations from the invitees' pages.
+        rooms.notifier.add(invitations)
+        rooms.registry.on_release(invitations.room_released)
         return Social(
             live=live,
             hiding=hiding,
             friends=Friends(database, live),
             blocks=blocks,
-            invitations=Invitations(database, rooms, live, blocks),
+            invitations=invitations,
         )

@@ -128,6 +128,14 @@ def reports_about(*, session: Session, user_id: str, limit: int) -> list[Report]
     )
 
 
+def existing_lines(*, session: Session, chat_ids: set[int]) -> set[int]:
+    """Which of these chat lines are still stored (not deleted by a moderator)."""
+    if not chat_ids:
+        return set()
+    found = session.scalars(select(ChatMessage.id).where(ChatMessage.id.in_(chat_ids)))
+    return set(found)
+
+
 def handle_reports(
     *, session: Session, report_ids: list[int], status: str, by: str, at: datetime
 ) -> int:

@@ -259,6 +259,14 @@ def add_invitation(*, session: Session, invitation: Invitation) -> Invitation:
     return invitation
 
 
+def invitations_of_room(*, session: Session, room_id: str) -> list[tuple[str, str]]:
+    """Every invitation to a table still stored, expired or not: ``(id, invitee)``."""
+    rows = session.execute(
+        select(Invitation.id, Invitation.to_id).where(Invitation.room_id == room_id)
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
 def expire_invitations(*, session: Session, room_id: str) -> None:
     """The table started or was closed: its invitations are no longer offered (in the
     caller's transaction)."""

@@ -2,10 +2,12 @@
 // of a signed-in person holds one socket, reconnecting with backoff, and shows what the
 // server tells it in the page's corner — an invitation to a seat (accept or decline), a
 // friend's ask or acceptance, an answer to an invitation you sent, a moderator's notice.
-// Pages may listen too (onLive) to refresh what they show.
+// Pages may listen too (onLive) to refresh what they show. On every page it also shows the
+// moderators' word in force (GET /api/me/moderation: a mute, warnings not yet seen) and,
+// to a banned visitor, why and until when.
 
 import { get, post } from "./api.js";
-import { $, announce, gameFacts, h } from "./dom.js";
+import { $, announce, boot, gameFacts, h } from "./dom.js";
 
 const listeners = [];
 const shown = new Set(); // invitation ids with a notice on the page
@@ -77,8 +79,54 @@ const TEXTS = {
   notice: (m) => (m.until ? `${m.text} (until ${new Date(m.until).toLocaleString()})` : m.text),
 };
 
+const SEEN_WARNING = "parlour.seen-warning"; // the time of the newest warning shown
+
+function untilText(until) {
+  return until ? ` (until ${new Date(until).toLocaleString()})` : "";
+}
+
+/** A word that stays until the person dismisses it: a mute or ban in force. */
+function standing(text, kind) {
+  if ($(`[data-standing="${kind}"]`)) return;
+  dismissable(text).dataset.standing = kind;
+}
+
+async function showStanding() {
+  let word;
+  try {
+    word = await get("/me/moderation");
+  } catch {
+    return; // shown on the next page
+  }
+  for (const sanction of word.sanctions) {
+    if (sanction.kind === "mute") {
+      standing(
+        `A moderator muted you everywhere${untilText(sanction.until)}. Reason: ${sanction.reason}`,
+        "mute",
+      );
+    }
+  }
+  const seen = localStorage.getItem(SEEN_WARNING) || "";
+  const unseen = word.warnings.filter((w) => w.at > seen);
+  for (const warning of unseen.reverse()) {
+    dismissable(`A moderator warns you: ${warning.reason}`);
+  }
+  if (unseen.length) localStorage.setItem(SEEN_WARNING, unseen[unseen.length - 1].at);
+}
+
 function received(message) {
-  if (message.type === "invitation") showInvitation(message.invitation);
+  if (message.type === "banned") standing(message.message, "ban");
+  else if (message.type === "notice" && message.kind === "mute") {
+    $('[data-standing="mute"]')?.remove();
+    standing(TEXTS.notice(message), "mute");
+  } else if (message.type === "notice" && message.kind === "unmute") {
+    $('[data-standing="mute"]')?.remove();
+    dismissable(message.text);
+  } else if (message.type === "notice" && message.kind === "warn") {
+    // Shown now: not again on the next page.
+    localStorage.setItem(SEEN_WARNING, new Date().toISOString());
+    dismissable(message.text);
+  } else if (message.type === "invitation") showInvitation(message.invitation);
   else if (message.type === "invitation_closed") closeInvitation(message.id);
   else if (TEXTS[message.type]) dismissable(TEXTS[message.type](message));
   for (const fn of listeners) fn(message);
@@ -107,7 +155,8 @@ function connect() {
   });
   socket.addEventListener("close", (event) => {
     delete document.body.dataset.live;
-    if (event.code === 4401) return; // signed out: nothing to listen for
+    // Signed out, or banned (told why just before): nothing to listen for.
+    if (event.code === 4401 || event.code === 4410) return;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 30000);
   });
@@ -115,5 +164,8 @@ function connect() {
 
 /** Open the live channel for a signed-in person (an account). */
 export function initLive(user) {
+  const banned = boot().banned;
+  if (banned) standing(banned, "ban");
+  if (user?.id) showStanding();
   if (user?.username) connect();
 }

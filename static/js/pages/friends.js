@@ -114,15 +114,19 @@ function formOf(form, input, run) {
 }
 
 if (boot().user?.username) {
-  formOf("#ask-form", "#ask-name", (name) =>
-    act(async () => {
+  const SAID = {
+    friends: (name) => `${name} is your friend.`,
+    asked: (name) => `Asked ${name}.`,
+    unchanged: (name) => `Nothing changed: you and ${name} are friends already, or you asked.`,
+  };
+  formOf("#ask-form", "#ask-name", (name) => {
+    // The last answer goes first: it must not stand beside this one's error.
+    $("#ask-status").textContent = "";
+    return act(async () => {
       const answer = await post(`/friends/${path(name)}`);
-      $("#ask-status").textContent =
-        answer.status === "friends"
-          ? `${answer.username} is your friend.`
-          : `Asked ${answer.username}.`;
-    }, $("#ask-error")),
-  );
+      $("#ask-status").textContent = (SAID[answer.status] || SAID.asked)(answer.username);
+    }, $("#ask-error"));
+  });
   formOf("#block-form", "#block-name", (name) =>
     act(() => post(`/blocks/${path(name)}`), $("#block-error"), `${name} blocked.`),
   );

@@ -1,6 +1,7 @@
 // moderation.js — the moderators' page: the open reports with their evidence, and on each
 // the actions (warn, mute for a time, ban, delete a reported line, dismiss); a person's
-// record (sanctions, recent chat, matches, reports); the audit log. Every action asks for
+// record (sanctions, recent chat, matches, the reports about them, what moderators did);
+// closing a reported table or a match in play; the audit log. Every action asks for
 // a reason, which the person and the audit log are told. The server refuses anyone who is
 // not a moderator, and the page says so.
 
@@ -48,11 +49,13 @@ function lineItem(line) {
     " ",
     h("span.chat-text", { dir: "auto" }, line.text),
     " ",
-    button("Delete line", () =>
-      act("deleting the line", (reason) =>
-        api("DELETE", `/moderation/chat/${line.id}?reason=${encodeURIComponent(reason)}`),
-      ),
-    ),
+    line.deleted
+      ? h("span.muted.small", {}, "(deleted)")
+      : button("Delete line", () =>
+          act("deleting the line", (reason) =>
+            api("DELETE", `/moderation/chat/${line.id}?reason=${encodeURIComponent(reason)}`),
+          ),
+        ),
   );
 }
 
@@ -61,7 +64,7 @@ function personActions(username, reportIds = []) {
   const with_ = (reason) => ({ username, reason, report_ids: reportIds });
   const minutes = h(
     "select",
-    { "aria-label": "Mute for" },
+    { "aria-label": `Mute ${username} for` },
     MUTES.map(([value, label]) => h("option", { value }, label)),
   );
   return h(
@@ -75,6 +78,15 @@ function personActions(username, reportIds = []) {
       ),
     ),
     button(`Ban ${username}`, () => act("banning", (r) => post("/moderation/bans", with_(r)))),
+  );
+}
+
+/** Close a table (a waiting one closes, a match in play ends as abandoned). */
+function closeTable(roomId) {
+  return button("Close the table", () =>
+    act("closing the table", (reason) =>
+      post(`/moderation/rooms/${encodeURIComponent(roomId)}/close`, { reason }),
+    ),
   );
 }
 
@@ -94,6 +106,7 @@ function reportItem(report) {
     report.text ? h("p.report-text", { dir: "auto" }, report.text) : null,
     lines.length ? h("ol.chat-list", {}, lines.map(lineItem)) : null,
     personActions(who, [report.id]),
+    report.room_id ? closeTable(report.room_id) : null,
     button("Dismiss", () =>
       act("dismissing", (reason) =>
         post(`/moderation/reports/${report.id}`, { status: "dismissed", reason }),
@@ -112,6 +125,24 @@ function logRow(entry) {
     h("td", {}, entry.action),
     h("td", {}, on),
     h("td", { dir: "auto" }, entry.reason),
+  );
+}
+
+function personReport(report) {
+  return h(
+    "li.report",
+    { dataset: { id: String(report.id) } },
+    h("p", {}, `${report.reporter}: ${report.reason} · ${when(report.at)} · ${report.status}`),
+    report.text ? h("p.report-text", { dir: "auto" }, report.text) : null,
+  );
+}
+
+function personEntry(entry) {
+  return h(
+    "li",
+    {},
+    `${when(entry.at)} · ${entry.moderator || "command line"} · ${entry.action}: `,
+    h("span", { dir: "auto" }, entry.reason),
   );
 }
 
@@ -148,10 +179,17 @@ async function showPerson(key) {
           "li",
           {},
           h("a", { href: `/matches/${m.id}` }, `${m.game} · ${m.status}`),
-          ` ${when(m.started_at)}`,
+          ` ${when(m.started_at)} `,
+          m.status === "playing" ? closeTable(m.room_id) : null,
         ),
       ),
     ),
+    h("h4", {}, "Reports about them"),
+    record.reports.length
+      ? h("ol.report-list", {}, record.reports.map(personReport))
+      : h("p.muted", {}, "None."),
+    h("h4", {}, "What moderators did"),
+    record.log.length ? h("ul", {}, record.log.map(personEntry)) : h("p.muted", {}, "Nothing yet."),
   );
 }
 
