@@ -193,15 +193,17 @@ export class Hand {
 
   /**
    * After a redraw: follow the new hand's size and lay its cards out — `now` when an
-   * animation is about to measure where the cards are; otherwise the observer does it as
-   * the browser lays the new hand out, before it is painted, so that no layout is forced
-   * in the middle of building the table.
+   * animation is about to measure where the cards are; otherwise just before the browser
+   * draws the next frame, so that the layout this needs is the frame's own rather than
+   * one forced in the middle of building the table (on a phone, the table's first drawing
+   * would otherwise be one long task).
    */
   attach({ now = true } = {}) {
     this.resizeObserver.disconnect();
     const hand = this.root.querySelector(".hand");
     if (hand) this.resizeObserver.observe(hand);
     if (now) this.layout();
+    else requestAnimationFrame(() => this.layout());
   }
 
   layout() {
