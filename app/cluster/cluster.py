@@ -297,14 +297,7 @@ class Cluster:
         for notice in kept or ():
             if notice["owner"] == self.process_id or notice["version"] < room.version:
                 continue  # the read has it already
-            self._owners[room.id] = notice["owner"]
-            self.follower.noticed(
-                room,
-                description=notice["meta"],
-                version=notice["version"],
-                event=notice.get("event"),
-                clocks=notice.get("clocks"),
-            )
+            self._follow_notice(room, notice)
         return False
 
     def release(self, room: LiveRoom) -> None:
@@ -501,12 +494,17 @@ class Cluster:
             return
         if notice["owner"] == self.process_id:
             return
-        self._owners[room_id] = notice["owner"]
         if room.owned:
+            self._owners[room_id] = notice["owner"]
             # Another process says it referees this room. Redis's lease decides which of
             # the two does; until then this process's copy is the one it referees.
             asyncio.get_running_loop().create_task(self.upkeep.check_owner(room))
             return
+        self._follow_notice(room, notice)
+
+    def _follow_notice(self, room: LiveRoom, notice: dict[str, Any]) -> None:
+        """A copy takes what its owner's notice says: the owner, the description, the move."""
+        self._owners[room.id] = notice["owner"]
         self.follower.noticed(
             room,
             description=notice["meta"],

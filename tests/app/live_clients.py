@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ import orjson
 from websockets.sync.client import ClientConnection, connect
 
 import games
+from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
 from tests.games.randomplay import card_codes_in, current_deal
 
@@ -152,3 +154,18 @@ def check_against_truth(
             checked += 1
     assert rules.scores(states[-1]) == record["scores"]
     return {"record": record, "checked": checked}
+
+
+def two_processes_caching_identities(
+    live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
+) -> tuple[LiveServer, LiveServer]:
+    """Two server processes sharing the rooms through PostgreSQL and Redis, whose identities
+    stay cached for an hour: only the word through Redis can end a session's sockets on the
+    other process."""
+    env = {
+        "REDIS_URL": redis_server.url,
+        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
+        "SESSION_CACHE_SECONDS": "3600",
+    }
+    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    return one, two

@@ -5,7 +5,6 @@ on DATABASE_URL."""
 from __future__ import annotations
 
 import os
-import secrets
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from app.admin import change_role
 from app.db import make_engine, make_session_factory
 from tests.app.helpers import PASSWORD
-from tests.app.live_clients import Seat
+from tests.app.live_clients import Seat, two_processes_caching_identities
 from tests.app.redis_server import RedisServer
 from tests.conftest import ROOT, LiveServer
 
@@ -40,13 +39,7 @@ def signed_up(server: LiveServer, username: str) -> Iterator[httpx.Client]:
 def test_a_ban_closes_the_accounts_sockets_in_another_process(
     live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
 ) -> None:
-    # Identities stay cached for an hour: only the word through Redis can end the socket.
-    env = {
-        "REDIS_URL": redis_server.url,
-        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
-        "SESSION_CACHE_SECONDS": "3600",
-    }
-    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    one, two = two_processes_caching_identities(live_server_factory, postgres_url, redis_server)
     with signed_up(one, "Mod") as mod:
         engine = make_engine(postgres_url)
         try:

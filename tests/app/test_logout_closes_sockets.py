@@ -5,7 +5,6 @@ sockets of sessions that live on stay open."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,7 @@ from app.connections.hub import Connection, Hub
 from app.connections.session_ends import SessionEnds
 from app.rooms.time_source import SystemTime
 from tests.app.helpers import PASSWORD, NewClient, account, next_of, started_room, state_at
-from tests.app.live_clients import Seat
+from tests.app.live_clients import Seat, two_processes_caching_identities
 from tests.app.redis_server import RedisServer
 from tests.app.test_stuck_clients import a_room
 from tests.conftest import LiveServer
@@ -90,13 +89,7 @@ def test_logging_out_closes_only_that_devices_sockets(new_client: NewClient) -> 
 def test_logging_out_everywhere_closes_sockets_in_every_process(
     live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
 ) -> None:
-    # Identities stay cached for an hour: only the word through Redis can end the socket.
-    env = {
-        "REDIS_URL": redis_server.url,
-        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
-        "SESSION_CACHE_SECONDS": "3600",
-    }
-    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    one, two = two_processes_caching_identities(live_server_factory, postgres_url, redis_server)
     body = {"username": "Gil", "password": PASSWORD}
     with httpx.Client(base_url=one.url) as laptop:
         assert laptop.post("/api/session", json={"name": "Guest"}).status_code == 200

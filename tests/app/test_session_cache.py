@@ -19,6 +19,7 @@ from app.models import User
 from app.people.cookie import CookieSigner
 from app.people.sessions import Authenticator, new_guest
 from tests.app.helpers import PASSWORD
+from tests.app.live_clients import two_processes_caching_identities
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
 
@@ -92,13 +93,7 @@ def test_login_attempts_counted_in_redis_are_shared(redis_server: RedisServer) -
 def test_logout_everywhere_reaches_every_process(
     live_server_factory: Callable[..., LiveServer], postgres_url: str, redis_server: RedisServer
 ) -> None:
-    # Identities stay cached for an hour here: only the word through Redis can end them.
-    env = {
-        "REDIS_URL": redis_server.url,
-        "REDIS_PREFIX": f"test{secrets.token_hex(3)}",
-        "SESSION_CACHE_SECONDS": "3600",
-    }
-    one, two = (live_server_factory(database_url=postgres_url, **env) for _ in range(2))
+    one, two = two_processes_caching_identities(live_server_factory, postgres_url, redis_server)
     with httpx.Client(base_url=one.url) as laptop, httpx.Client(base_url=two.url) as phone:
         assert laptop.post("/api/session", json={"name": "Guest"}).status_code == 200
         body = {"username": "Gil", "password": PASSWORD}
