@@ -13,9 +13,20 @@ const listeners = [];
 const shown = new Set(); // invitation ids with a notice on the page
 let retry = 1000;
 
-/** Call fn(message) for every message the live channel brings. */
+// A moderator's mute in force, as the live channel's notice words it (null: none), for the
+// pages' parts that change while it lasts (the table talk's box).
+let muteInForce = null;
+
+/** Call fn(message) for every message the live channel brings — first, the mute in force. */
 export function onLive(fn) {
   listeners.push(fn);
+  if (muteInForce) fn(muteInForce);
+}
+
+function tellListeners(message) {
+  if (message.type === "notice" && message.kind === "mute") muteInForce = message;
+  if (message.type === "notice" && message.kind === "unmute") muteInForce = null;
+  for (const fn of listeners) fn(message);
 }
 
 function region() {
@@ -76,8 +87,15 @@ const TEXTS = {
   friend_accepted: (m) => `${m.by} is now your friend.`,
   invitation_accepted: (m) => `${m.by} accepted your invitation.`,
   invitation_declined: (m) => `${m.by} declined your invitation.`,
-  notice: (m) => (m.until ? `${m.text} (until ${new Date(m.until).toLocaleString()})` : m.text),
+  notice: (m) => noticeText(m),
 };
+
+/** A moderator's notice as the person reads it: its words, and until when. */
+export function noticeText(message) {
+  return message.until
+    ? `${message.text} (until ${new Date(message.until).toLocaleString()})`
+    : message.text;
+}
 
 const SEEN_WARNING = "parlour.seen-warning"; // the time of the newest warning shown
 
@@ -100,10 +118,9 @@ async function showStanding() {
   }
   for (const sanction of word.sanctions) {
     if (sanction.kind === "mute") {
-      standing(
-        `A moderator muted you everywhere${untilText(sanction.until)}. Reason: ${sanction.reason}`,
-        "mute",
-      );
+      const text = `A moderator muted you everywhere${untilText(sanction.until)}. Reason: ${sanction.reason}`;
+      standing(text, "mute");
+      tellListeners({ type: "notice", kind: "mute", text });
     }
   }
   const seen = localStorage.getItem(SEEN_WARNING) || "";
@@ -129,7 +146,7 @@ function received(message) {
   } else if (message.type === "invitation") showInvitation(message.invitation);
   else if (message.type === "invitation_closed") closeInvitation(message.id);
   else if (TEXTS[message.type]) dismissable(TEXTS[message.type](message));
-  for (const fn of listeners) fn(message);
+  tellListeners(message);
 }
 
 function connect() {

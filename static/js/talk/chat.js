@@ -8,6 +8,7 @@
 
 import { post } from "../lib/api.js";
 import { $, $$, h, showError } from "../lib/dom.js";
+import { noticeText, onLive } from "../lib/live.js";
 import { TalkAnnouncer } from "./live.js";
 import { liveLine } from "./person.js";
 
@@ -67,6 +68,13 @@ export class ChatPanel {
     $("#read-watchers", root).addEventListener("change", (event) =>
       this.setReadsWatchers(event.target.checked),
     );
+    // A moderator's mute, in force when the page opened or said since: the box gives way to
+    // why and until when, before anything is written; lifted, it comes back.
+    onLive((message) => {
+      if (message.type !== "notice" || !["mute", "unmute"].includes(message.kind)) return;
+      this.siteMuted = message.kind === "mute" ? noticeText(message) : "";
+      this.drawForm();
+    });
   }
 
   /** Whether a player here may choose to read the watchers' channel at all. */
