@@ -12,7 +12,8 @@ fresh identity the mute covers (app/chat/mutes.py).
 
 from __future__ import annotations
 
-from app.chat.mutes import Speaker, is_muted
+from app.chat.mutes import is_muted
+from app.people.origins import Speaker
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 

@@ -15,27 +15,14 @@ Accounts that existed before are covered by their own mute only when they speak 
 another browser; guests made before the mute are not covered by the address (they are
 other people as far as the server can tell); the host is never covered.
 
-A moderator's ban keeps the same mark of the banned account's sessions, and ``covers``
-refuses a new guest from them the same way (app/moderation/sanctions.py).
+A moderator's ban keeps the same mark of the banned account's sessions, and refuses a
+new guest from them the same way (app/people/origins.py ``covers``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
-
+from app.people.origins import Speaker, covers
 from app.rooms.records import LiveRoom
-
-
-@dataclass(frozen=True)
-class Speaker:
-    """Someone saying something at a table, as far as the server can tell who they are."""
-
-    user_id: str
-    browser: str | None = None  # the mark of the browser they speak from
-    address: str | None = None  # the network address they speak from
-    guest_since: datetime | None = None  # when the guest was made (None: an account)
 
 
 def is_muted(room: LiveRoom, speaker: Speaker) -> bool:
@@ -45,14 +32,3 @@ def is_muted(room: LiveRoom, speaker: Speaker) -> bool:
     if speaker.user_id == room.host_id:
         return False
     return any(covers(mark, speaker) for mark in room.mute_marks.values())
-
-
-def covers(mark: dict[str, Any], speaker: Speaker) -> bool:
-    """Whether a mark of where a person's sessions were opened (``{"at", "browsers",
-    "addresses"}``, app/store/people.py) covers ``speaker``: one of its browsers, or a
-    guest made since ``at`` from one of its addresses."""
-    if speaker.browser is not None and speaker.browser in mark["browsers"]:
-        return True
-    made = speaker.guest_since
-    fresh = made is not None and made >= datetime.fromisoformat(mark["at"].rstrip("Z"))
-    return fresh and speaker.address is not None and speaker.address in mark["addresses"]

@@ -18,13 +18,13 @@ from typing import Any
 
 from app import store
 from app.chat.access import CHANNELS, check_channel, check_speaker
-from app.chat.mutes import Speaker
 from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
 from app.chat.recent import KEPT, RecentChat, RecentChats
 from app.chat.text import REACTIONS, checked_text
 from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
 from app.moderation.sanctions import refuse_if_muted
+from app.people.origins import Speaker
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
 from app.store.database_thread import DatabaseThread

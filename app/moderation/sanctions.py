@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.chat.mutes import Speaker, covers
 from app.models import Sanction, iso, utcnow
+from app.people.origins import Speaker, covers
 from app.people.sessions import Origin
 from app.refusal import Refusal
 from app.store import moderation as store
@@ -68,7 +68,7 @@ def refuse_if_banned(session: Session, user_id: str) -> None:
 def refuse_if_origin_banned(session: Session, origin: Origin) -> None:
     """Refuse (``banned``) a new guest from a browser a banned person's sessions used, or
     from an address they used (a guest made now is made after the ban): the ban's marks
-    cover it as a mute's at a table cover a fresh guest (app/chat/mutes.py)."""
+    cover it as a mute's at a table cover a fresh guest (app/people/origins.py)."""
     now = utcnow()
     guest = Speaker("", browser=origin.browser, address=origin.address, guest_since=now)
     for ban in store.bans_in_force(session=session, now=now):

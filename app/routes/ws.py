@@ -21,7 +21,6 @@ import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
 
-from app.chat.mutes import Speaker
 from app.chat.service import Chat
 from app.config import Settings
 from app.connections.hub import Connection, Hub
@@ -41,6 +40,7 @@ from app.http.schemas import (
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
 from app.observability.metrics import REFUSALS, move_seconds
+from app.people.origins import Speaker
 from app.people.sessions import Identity
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms

@@ -72,7 +72,8 @@ def test_a_missing_room_or_match_page_keeps_its_scripts(
         page = client.get(path)
         assert page.status_code == 404
         data = assert_scripts_intact(page.text, "message")
-        assert data["user"] == {"id": data["user"]["id"], "name": "Ann", "username": None}
+        user = {"id": data["user"]["id"], "name": "Ann", "username": None, "moderator": False}
+        assert data["user"] == user
 
 
 def test_a_name_in_the_page_data_stays_data(database_url: str, tmp_path: Path) -> None:
@@ -94,7 +95,8 @@ def test_a_name_in_the_page_data_stays_data(database_url: str, tmp_path: Path) -
             ("/leaderboard", "leaderboard"),
         ):
             data = assert_scripts_intact(ann.get(path).text, module)
-            assert data["user"] == {"id": user_id, "name": hostile, "username": None}
+            user = {"id": user_id, "name": hostile, "username": None, "moderator": False}
+            assert data["user"] == user
 
 
 def test_the_escaped_json_reads_back_the_same_data() -> None:

@@ -192,11 +192,12 @@ export class Hand {
   }
 
   /**
-   * After a redraw: follow the new hand's size and lay its cards out — `now` when an
-   * animation is about to measure where the cards are; otherwise just before the browser
-   * draws the next frame, so that the layout this needs is the frame's own rather than
-   * one forced in the middle of building the table (on a phone, the table's first drawing
-   * would otherwise be one long task).
+   * After a redraw: follow the new hand's size and lay its cards out — `now` after the
+   * first drawing (an animation is about to measure where the cards are, and a page being
+   * read must never show a hand unlaid); the first drawing's just before the browser draws
+   * the frame, so that the layout it needs is the frame's own rather than one forced in the
+   * middle of building the table (on a phone, the first drawing would otherwise be one
+   * long task).
    */
   attach({ now = true } = {}) {
     this.resizeObserver.disconnect();

@@ -202,7 +202,7 @@ export class Table {
     this.root.replaceChildren(this.tableEl(ctx));
     this.root.setAttribute("aria-busy", "false");
     if (quiet) for (const [slot, text] of errors) this.showError(text, slot);
-    this.hand.attach({ now: Boolean(before) });
+    this.hand.attach({ now: Boolean(previous) });
     this.help.attach();
     this.hand.restoreFocus(focus);
     if (before) animateChanges(this.root, before, ctx, previous);
