@@ -18,6 +18,7 @@ from app.people.hashing_pool import HashingPool
 from app.people.sessions import Authenticator, Identity, Origin
 from app.refusal import Refusal
 from app.rooms import Rooms
+from app.social.service import Social
 
 
 async def get_app_settings(request: Request) -> Settings:
@@ -28,6 +29,11 @@ async def get_app_settings(request: Request) -> Settings:
 async def get_rooms(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
+
+
+async def get_social(request: Request) -> Social:
+    social: Social = request.app.state.social
+    return social
 
 
 async def get_signer(request: Request) -> CookieSigner:
@@ -98,6 +104,7 @@ async def current_account(user: Annotated[Identity, Depends(current_user)]) -> I
 
 AppSettings = Annotated[Settings, Depends(get_app_settings)]
 LiveRooms = Annotated[Rooms, Depends(get_rooms)]
+SocialGraph = Annotated[Social, Depends(get_social)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
 Auth = Annotated[Authenticator, Depends(get_auth)]
 Limits = Annotated[Limiter, Depends(get_limiter)]

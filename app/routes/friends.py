@@ -6,49 +6,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Response, status
 
-from app.http.deps import CurrentAccount
-from app.social.service import Social
+from app.http.deps import CurrentAccount, SocialGraph
 
 router = APIRouter(prefix="/api")
 
 
-def social_of(request: Request) -> Social:
-    social: Social = request.app.state.social
-    return social
-
-
 @router.get("/friends")
-async def list_friends(request: Request, me: CurrentAccount) -> dict[str, Any]:
-    return await social_of(request).friends.listed(me)
+async def list_friends(me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
+    return await social.friends.listed(me)
 
 
 @router.post("/friends/{username}")
-async def ask_friend(request: Request, username: str, me: CurrentAccount) -> dict[str, Any]:
+async def ask_friend(username: str, me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
     """Ask ``username`` to be friends; if they asked you, you are friends now."""
-    return await social_of(request).friends.ask(me, username)
+    return await social.friends.ask(me, username)
 
 
 @router.delete("/friends/{username}", status_code=status.HTTP_204_NO_CONTENT)
-async def remove_friend(request: Request, username: str, me: CurrentAccount) -> Response:
+async def remove_friend(username: str, me: CurrentAccount, social: SocialGraph) -> Response:
     """Remove a friend, withdraw your ask, or decline theirs."""
-    await social_of(request).friends.remove(me, username)
+    await social.friends.remove(me, username)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/blocks")
-async def list_blocks(request: Request, me: CurrentAccount) -> dict[str, Any]:
-    return await social_of(request).blocks.listed(me.id)
+async def list_blocks(me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
+    return await social.blocks.listed(me.id)
 
 
 @router.post("/blocks/{username}", status_code=status.HTTP_204_NO_CONTENT)
-async def block(request: Request, username: str, me: CurrentAccount) -> Response:
-    await social_of(request).blocks.block(me.id, username)
+async def block(username: str, me: CurrentAccount, social: SocialGraph) -> Response:
+    await social.blocks.block(me.id, username)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.delete("/blocks/{username}", status_code=status.HTTP_204_NO_CONTENT)
-async def unblock(request: Request, username: str, me: CurrentAccount) -> Response:
-    await social_of(request).blocks.unblock(me.id, username)
+async def unblock(username: str, me: CurrentAccount, social: SocialGraph) -> Response:
+    await social.blocks.unblock(me.id, username)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

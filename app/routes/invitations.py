@@ -8,9 +8,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
 
-from app.http.deps import CurrentAccount, CurrentUser, LiveRooms
+from app.http.deps import CurrentAccount, CurrentUser, LiveRooms, SocialGraph
 from app.http.schemas import InvitationIn
-from app.routes.friends import social_of
 from app.routes.rooms import count_code_lookup
 
 router = APIRouter(prefix="/api")
@@ -18,26 +17,31 @@ router = APIRouter(prefix="/api")
 
 @router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED)
 async def invite(
-    request: Request, room_id: str, body: InvitationIn, me: CurrentUser, rooms: LiveRooms
+    request: Request,
+    room_id: str,
+    body: InvitationIn,
+    me: CurrentUser,
+    rooms: LiveRooms,
+    social: SocialGraph,
 ) -> dict[str, Any]:
     """The host invites ``username`` to a seat; they are told at once."""
     await count_code_lookup(request, request.app.state.limiter)
     room = await rooms.get(room_id)
-    return await social_of(request).invitations.invite(me, room, body.username)
+    return await social.invitations.invite(me, room, body.username)
 
 
 @router.get("/me/invitations")
-async def my_invitations(request: Request, me: CurrentAccount) -> dict[str, Any]:
-    return await social_of(request).invitations.listed(me)
+async def my_invitations(me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
+    return await social.invitations.listed(me)
 
 
 @router.post("/me/invitations/{invitation_id}/accept")
-async def accept(request: Request, invitation_id: str, me: CurrentAccount) -> dict[str, Any]:
+async def accept(invitation_id: str, me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
     """Take a seat at the invitation's table: ``{"seat", "room"}`` as a join answers."""
-    return await social_of(request).invitations.accept(me, invitation_id)
+    return await social.invitations.accept(me, invitation_id)
 
 
 @router.post("/me/invitations/{invitation_id}/decline", status_code=status.HTTP_204_NO_CONTENT)
-async def decline(request: Request, invitation_id: str, me: CurrentAccount) -> Response:
-    await social_of(request).invitations.decline(me, invitation_id)
+async def decline(invitation_id: str, me: CurrentAccount, social: SocialGraph) -> Response:
+    await social.invitations.decline(me, invitation_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

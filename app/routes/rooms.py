@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Request, status
 
 import games
 from app import store
-from app.http.deps import CurrentUser, Limits, LiveRooms, MaybeUser, client_address
+from app.http.deps import CurrentUser, Limits, LiveRooms, MaybeUser, SocialGraph, client_address
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 from app.refusal import Refusal
 from app.rooms.pace import TURN_BASED
@@ -81,15 +81,15 @@ async def get_room(room_id: str, rooms: LiveRooms) -> dict[str, Any]:
 @router.post("/{room_id}/join")
 async def join_room(
     room_id: str,
-    request: Request,
     user: CurrentUser,
     rooms: LiveRooms,
+    social: SocialGraph,
     body: SeatIn | None = None,
 ) -> dict[str, Any]:
     room = await rooms.get(room_id)
     if room.seat_of(user.id) is None:
         # Not at a table whose host or players blocked the person (they are not told why).
-        await request.app.state.social.blocks.may_sit(room, user.id)
+        await social.blocks.may_sit(room, user.id)
     seat = await rooms.join(
         room,
         user_id=user.id,
