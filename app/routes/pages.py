@@ -82,17 +82,17 @@ def _identity(request: Request) -> tuple[Identity | None, bool]:
     return user, False
 
 
-def _awaiting(request: Request, user_id: str) -> int:
-    """How many of the visitor's tables await them (the header's count, rendered here so
-    that nothing shifts when the page loads)."""
+def _header_facts(request: Request, identity: Identity) -> tuple[int, bool]:
+    """What the header shows the visitor, rendered here so that nothing shifts when the
+    page loads: how many of their tables await them, and whether it links the moderation
+    page (a moderator's). One database session for both."""
     with request.app.state.sessions() as session:
-        rows = store.unfinished_tables(session=session, user_id=user_id)
-    return awaiting_count(your_tables(rows, user_id, request.app.state.rooms.registry.held))
-
-
-def _is_moderator(request: Request, user_id: str) -> bool:
-    with request.app.state.sessions() as session:
-        return moderation_store.is_moderator(session=session, user_id=user_id)
+        rows = store.unfinished_tables(session=session, user_id=identity.id)
+        moderator = identity.is_account and moderation_store.is_moderator(
+            session=session, user_id=identity.id
+        )
+    held = request.app.state.rooms.registry.held
+    return awaiting_count(your_tables(rows, identity.id, held)), moderator
 
 
 def _ban_on(request: Request) -> str | None:
@@ -112,6 +112,7 @@ def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
     identity, set_cookie = _identity(request)
+    awaiting = 0
     if identity is None:
         user: dict[str, str | bool | None] = {"id": None, "name": guest_name(), "username": None}
         # A banned visitor is told so, rather than offered a guest they cannot start.
@@ -119,15 +120,15 @@ def _page(
         if banned is not None:
             boot = {**boot, "banned": banned}
     else:
+        awaiting, moderator = _header_facts(request, identity)
         user = {
             "id": identity.id,
             "name": identity.name,
             "username": identity.username,
             # The header links the moderation page for moderators.
-            "moderator": identity.is_account and _is_moderator(request, identity.id),
+            "moderator": moderator,
         }
     facts = _games()
-    awaiting = 0 if identity is None else _awaiting(request, identity.id)
     boot = {"user": user, "games": facts, "awaiting": awaiting, **boot}
     response = templates.TemplateResponse(
         request,
