@@ -364,10 +364,10 @@ class Cluster:
     async def _answer(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"kind": "reply", "id": request["id"]}
         try:
-            room = await self.rooms.get(request["room"])
-            if not self.owns(room):
-                raise not_owner()
-            result = await self.rooms.run_here(room, request["verb"], request["args"])
+            async with self.rooms.using(request["room"]) as room:
+                if not self.owns(room):
+                    raise not_owner()
+                result = await self.rooms.run_here(room, request["verb"], request["args"])
         except Refusal as error:
             reply.update(ok=False, code=error.code, message=error.message, status=error.status)
         except Exception:

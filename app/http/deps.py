@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
@@ -18,6 +18,7 @@ from app.people.hashing_pool import HashingPool
 from app.people.sessions import Authenticator, Identity, Origin
 from app.refusal import Refusal
 from app.rooms import Rooms
+from app.rooms.records import LiveRoom
 from app.social.service import Social
 
 
@@ -29,6 +30,14 @@ async def get_app_settings(request: Request) -> Settings:
 async def get_rooms(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
+
+
+async def room_in_use(
+    room_id: str, rooms: Annotated[Rooms, Depends(get_rooms)]
+) -> AsyncIterator[LiveRoom]:
+    """The room the path names, kept in memory here until the request is answered."""
+    async with rooms.using(room_id) as room:
+        yield room
 
 
 async def get_social(request: Request) -> Social:
@@ -104,6 +113,7 @@ async def current_account(user: Annotated[Identity, Depends(current_user)]) -> I
 
 AppSettings = Annotated[Settings, Depends(get_app_settings)]
 LiveRooms = Annotated[Rooms, Depends(get_rooms)]
+RoomInUse = Annotated[LiveRoom, Depends(room_in_use)]
 SocialGraph = Annotated[Social, Depends(get_social)]
 Signer = Annotated[CookieSigner, Depends(get_signer)]
 Auth = Annotated[Authenticator, Depends(get_auth)]

@@ -14,7 +14,9 @@ rooms at once, or loading turn-based tables on every touch, reads them together.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import cast
 
 import games
@@ -85,6 +87,10 @@ class RoomRegistry:
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
         # Told of every room let go here (the chat lets go of its recent messages).
         self._released: list[Callable[[LiveRoom], None]] = []
+        # The rooms a request or a verb is using now, by the id or code (upper case) it
+        # asked for: never let go meanwhile, or what it changes or describes would be a
+        # copy nobody keeps up to date any more.
+        self._in_use: Counter[str] = Counter()
 
     def on_release(self, listener: Callable[[LiveRoom], None]) -> None:
         """Call ``listener`` with every room this process lets go of."""
@@ -125,6 +131,24 @@ class RoomRegistry:
             load.add_done_callback(lambda done: self._loaded(key, done))
         # Shielded: one asker giving up does not cancel the load the others wait for.
         return await asyncio.shield(load)
+
+    @asynccontextmanager
+    async def using(self, room_id_or_code: str) -> AsyncIterator[LiveRoom]:
+        """The room (loaded if need be), kept in memory here until the block ends."""
+        with self.kept(room_id_or_code):
+            yield await self.get(room_id_or_code)
+
+    @contextmanager
+    def kept(self, room_id_or_code: str) -> Iterator[None]:
+        """Keep the room with that id or code in memory here until the block ends."""
+        key = room_id_or_code.upper()
+        self._in_use[key] += 1
+        try:
+            yield
+        finally:
+            self._in_use[key] -= 1
+            if not self._in_use[key]:
+                del self._in_use[key]
 
     def _loaded(self, key: str, load: asyncio.Task[LiveRoom]) -> None:
         if self._loading.get(key) is load:
@@ -212,6 +236,8 @@ class RoomRegistry:
         """Forget a room whose table is over (or another process's room) nobody here
         watches — and a turn-based table nobody is connected to where no computer is to
         move: it loads again from the database when someone comes or acts."""
+        if self._in_use[room.id.upper()] or (room.code and self._in_use[room.code]):
+            return
         idle = self.presence.local_watcher_count(room.id) == 0
         if idle and (room.ended or not room.owned or self._dormant(room)):
             self._rooms.pop(room.id, None)

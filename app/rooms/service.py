@@ -11,6 +11,7 @@ its own. (Chat itself is not a verb on a room: app/chat says and delivers it.)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from app.refusal import Refusal
@@ -130,6 +131,11 @@ class Rooms:
     async def get(self, room_id_or_code: str) -> LiveRoom:
         return await self.registry.get(room_id_or_code)
 
+    def using(self, room_id_or_code: str) -> AbstractAsyncContextManager[LiveRoom]:
+        """The room, kept in memory here while a request uses it: a copy let go meanwhile
+        would follow its owner no more, and the request would describe a stale room."""
+        return self.registry.using(room_id_or_code)
+
     def describe(self, room: LiveRoom) -> dict[str, Any]:
         return describe(room, self.presence, self.absence_grace)
 
@@ -230,6 +236,10 @@ class Rooms:
     async def run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         """Run ``verb`` on the process that referees ``room``: here if this process owns
         it, else on its owner (which claims the room here if its owner is gone)."""
+        with self.registry.kept(room.id):
+            return await self._run(room, verb, args)
+
+    async def _run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
         if self.ownership.owns(room):
             try:
                 return await self.run_here(room, verb, args)

@@ -52,6 +52,7 @@ class TurnSweep:
         self.every = every
         self.remind_before = remind_before
         self._task: asyncio.Task[None] | None = None
+        self._sweeping = False  # a periodic sweep is under way
 
     def start(self) -> None:
         """Sweep every ``every`` seconds from now on (``0``: never)."""
@@ -63,13 +64,22 @@ class TurnSweep:
             self._task.cancel()
             self._task = None
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the periodic sweep is waiting for its next round, not sweeping now (the
+        next round is due ``every`` seconds after the last one ended)."""
+        return self._task is not None and not self._sweeping
+
     async def _run(self) -> None:
         while True:
             await self.time_source.sleep(self.every)
+            self._sweeping = True
             try:
                 await self.once()
             except Exception as error:  # the database is down: the next sweep tries again
                 log.warning("the turn-based sweep failed (%s: %s)", type(error).__name__, error)
+            finally:
+                self._sweeping = False
 
     async def once(self) -> int:
         """One sweep: the reminders due sent, the dormant tables let go. Returns how many

@@ -26,8 +26,8 @@ async def invite(
 ) -> dict[str, Any]:
     """The host invites ``username`` to a seat; they are told at once."""
     await count_code_lookup(request, request.app.state.limiter)
-    room = await rooms.get(room_id)
-    return await social.invitations.invite(me, room, body.username)
+    async with rooms.using(room_id) as room:
+        return await social.invitations.invite(me, room, body.username)
 
 
 @router.get("/me/invitations")

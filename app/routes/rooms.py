@@ -13,7 +13,15 @@ from fastapi import APIRouter, Depends, Request, status
 
 import games
 from app import store
-from app.http.deps import CurrentUser, Limits, LiveRooms, MaybeUser, SocialGraph, client_address
+from app.http.deps import (
+    CurrentUser,
+    Limits,
+    LiveRooms,
+    MaybeUser,
+    RoomInUse,
+    SocialGraph,
+    client_address,
+)
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
 from app.refusal import Refusal
 from app.rooms.pace import TURN_BASED
@@ -80,13 +88,12 @@ async def get_room(room_id: str, rooms: LiveRooms) -> dict[str, Any]:
 
 @router.post("/{room_id}/join")
 async def join_room(
-    room_id: str,
     user: CurrentUser,
     rooms: LiveRooms,
+    room: RoomInUse,
     social: SocialGraph,
     body: SeatIn | None = None,
 ) -> dict[str, Any]:
-    room = await rooms.get(room_id)
     if room.seat_of(user.id) is None:
         # Not at a table whose host or players blocked the person (they are not told why).
         await social.blocks.may_sit(room, user.id)
@@ -101,67 +108,64 @@ async def join_room(
 
 
 @router.post("/{room_id}/leave")
-async def leave_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def leave_room(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
     await rooms.leave(room, user_id=user.id)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/bots")
-async def add_bot(room_id: str, body: BotIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def add_bot(
+    body: BotIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+) -> dict[str, Any]:
     await rooms.add_bot(room, user_id=user.id, seat=body.seat, kind=body.kind)
     return rooms.describe(room)
 
 
 @router.delete("/{room_id}/seats/{seat}")
-async def free_seat(room_id: str, seat: int, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def free_seat(
+    seat: int, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+) -> dict[str, Any]:
     await rooms.free_seat(room, user_id=user.id, seat=seat)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/start")
-async def start_room(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def start_room(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
     await rooms.start(room, user_id=user.id)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/reclaim")
-async def reclaim(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+async def reclaim(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
     """Take back the seat a computer plays for you."""
-    room = await rooms.get(room_id)
     seat = await rooms.reclaim(room, user_id=user.id)
     return {"seat": seat, "room": rooms.describe(room)}
 
 
 @router.post("/{room_id}/claim")
-async def claim(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
+async def claim(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
     """Claim a turn-based match from the players whose time to move has run out."""
-    room = await rooms.get(room_id)
     await rooms.claim(room, user_id=user.id)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)
-async def rematch(room_id: str, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def rematch(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
     new_room = await rooms.rematch(room, user_id=user.id)
     return rooms.describe(new_room)
 
 
 @router.post("/{room_id}/mute")
-async def mute(room_id: str, body: MuteIn, user: CurrentUser, rooms: LiveRooms) -> dict[str, Any]:
-    room = await rooms.get(room_id)
+async def mute(
+    body: MuteIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+) -> dict[str, Any]:
     await rooms.mute(room, user_id=user.id, person=body.user_id, muted=body.muted)
     return rooms.describe(room)
 
 
 @router.post("/{room_id}/settings")
 async def settings(
-    room_id: str, body: RoomSettingsIn, user: CurrentUser, rooms: LiveRooms
+    body: RoomSettingsIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
 ) -> dict[str, Any]:
-    room = await rooms.get(room_id)
     await rooms.set_watchers_chat(room, user_id=user.id, on=body.watchers_chat)
     return rooms.describe(room)

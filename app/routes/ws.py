@@ -201,51 +201,54 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     address = client_address(websocket)
     session_ends: SessionEnds = state.session_ends
     heard_before = session_ends.heard
-    try:
-        await state.limiter.look_up(room_id, address)
-        identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
-        user_id = identity.id if identity is not None else None
-        session_id = identity.session_id if identity is not None else None
-        if user_id is not None:
-            person(user_id)  # the socket's log lines name whom it acts for
-        room = await rooms.get(room_id)
-        check_socket_caps(hub, settings, user_id, address)
-        # Whose lines and reactions this person never gets: those they blocked (read
-        # last, as nothing may stop the socket between this and ``opened`` below).
-        opening = await hiding.opening(user_id) if user_id else None
-    except Refusal as error:
-        await websocket.accept()
-        await websocket.send_text(error_message(error.code, error.message))
-        await websocket.close(
-            code=ROOM_NOT_FOUND_CLOSE if error.status == 404 else POLICY_VIOLATION
-        )
-        return
-    except Exception as error:
-        if not is_outage(error):
-            raise
-        down = unavailable()
-        await websocket.accept()
-        await websocket.send_text(error_message(down.code, down.message))
-        await websocket.close(code=TRY_AGAIN_LATER)
-        return
+    # The room stays in memory here until the socket counts as watching it: a copy let go
+    # meanwhile would follow its owner no more.
+    with rooms.registry.kept(room_id):
+        try:
+            await state.limiter.look_up(room_id, address)
+            identity = await state.auth.identify(websocket.cookies.get(settings.cookie_name))
+            user_id = identity.id if identity is not None else None
+            session_id = identity.session_id if identity is not None else None
+            if user_id is not None:
+                person(user_id)  # the socket's log lines name whom it acts for
+            room = await rooms.get(room_id)
+            check_socket_caps(hub, settings, user_id, address)
+            # Whose lines and reactions this person never gets: those they blocked (read
+            # last, as nothing may stop the socket between this and ``opened`` below).
+            opening = await hiding.opening(user_id) if user_id else None
+        except Refusal as error:
+            await websocket.accept()
+            await websocket.send_text(error_message(error.code, error.message))
+            await websocket.close(
+                code=ROOM_NOT_FOUND_CLOSE if error.status == 404 else POLICY_VIOLATION
+            )
+            return
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            down = unavailable()
+            await websocket.accept()
+            await websocket.send_text(error_message(down.code, down.message))
+            await websocket.close(code=TRY_AGAIN_LATER)
+            return
 
-    connection = Connection(
-        websocket,
-        user_id,
-        room,
-        rooms.presence,
-        settings.max_send_queue,
-        time_source=rooms.time_source,
-        grace=rooms.absence_grace,
-        address=address,
-        chat=chat.recent_of(room),
-        session_id=session_id,
-    )
-    # With no wait from here to ``hub.add``: a block told in between would miss it.
-    connection.hides = hiding.opened(opening) if opening is not None else frozenset()
-    # Registered before the handshake completes, so that whatever the room says once the
-    # client is connected (a move, a chat line, a reaction) is queued for it too.
-    hub.add(connection)
+        connection = Connection(
+            websocket,
+            user_id,
+            room,
+            rooms.presence,
+            settings.max_send_queue,
+            time_source=rooms.time_source,
+            grace=rooms.absence_grace,
+            address=address,
+            chat=chat.recent_of(room),
+            session_id=session_id,
+        )
+        # With no wait from here to ``hub.add``: a block told in between would miss it.
+        connection.hides = hiding.opened(opening) if opening is not None else frozenset()
+        # Registered before the handshake completes, so that whatever the room says once the
+        # client is connected (a move, a chat line, a reaction) is queued for it too.
+        hub.add(connection)
     # A session that ended while this socket was being opened closes it too.
     session_ends.registered(connection, heard_before)
     try:

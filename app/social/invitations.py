@@ -126,22 +126,22 @@ class Invitations:
     async def accept(self, me: Identity, invitation_id: str) -> dict[str, Any]:
         """Take a seat at the invitation's table; the host hears of it."""
         invitation = await self._mine(me, invitation_id)
-        room = await self.rooms.get(invitation.room_id)
-        try:
-            await self.blocks.may_sit(room, me.id)
-        except Refusal:
-            # Someone who sat down since blocked them: the invitation cannot be taken up.
+        async with self.rooms.using(invitation.room_id) as room:
+            try:
+                await self.blocks.may_sit(room, me.id)
+            except Refusal:
+                # Someone who sat down since blocked them: the invitation cannot be taken up.
+                await self.database.call(social_store.drop_invitation, invitation_id=invitation.id)
+                self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
+                raise
+            seat = await self.rooms.join(
+                room, user_id=me.id, name=me.name, seat=None, account=me.is_account
+            )
             await self.database.call(social_store.drop_invitation, invitation_id=invitation.id)
+            answer = {"id": invitation.id, "room_id": room.id, "by": me.username}
+            self.live.tell(invitation.from_id, {"type": "invitation_accepted", **answer})
             self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
-            raise
-        seat = await self.rooms.join(
-            room, user_id=me.id, name=me.name, seat=None, account=me.is_account
-        )
-        await self.database.call(social_store.drop_invitation, invitation_id=invitation.id)
-        answer = {"id": invitation.id, "room_id": room.id, "by": me.username}
-        self.live.tell(invitation.from_id, {"type": "invitation_accepted", **answer})
-        self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
-        return {"seat": seat, "room": self.rooms.describe(room)}
+            return {"seat": seat, "room": self.rooms.describe(room)}
 
     def room_changed(self, room: LiveRoom) -> None:
         """A table stopped waiting with a seat free (it started, filled or closed): its

@@ -36,6 +36,17 @@ def sweep(timed: Timed) -> int:
     return int(timed.main.portal.call(rooms_of(timed).sweep.once))
 
 
+def let_the_server_sweep(timed: Timed, seconds: float) -> None:
+    """Advance the clock by ``seconds`` once the server's own sweep waits for its next
+    round: a round still under way would set its next one only after the advance."""
+    portal = timed.main.portal
+    assert portal is not None
+    eventually(
+        lambda: portal.call(lambda: rooms_of(timed).sweep.waiting), "the server's sweep waiting"
+    )
+    timed.advance(seconds)
+
+
 def test_a_table_nobody_is_at_is_let_go_and_loaded_when_acted_on(
     database_url: str, tmp_path: Path
 ) -> None:
@@ -103,10 +114,10 @@ def test_the_deadline_near_reminder_goes_once_per_awaited_move(
         assert near.deadline.isoformat().replace("+00:00", "Z") == timed.iso(3 * 3600)
         assert sweep(timed) == 0
     with restarted(database_url, tmp_path, [ann, bob], clock, signals) as (again, (ann, bob)):
-        again.advance(120)  # the server sweeps: the reminder was stored as sent
+        let_the_server_sweep(again, 120)  # the reminder was stored as sent
         assert sweep(again) == 0 and len(signals.of(DeadlineNear)) == 1
         play_moves([ann, bob], room_id, 1)  # Ann moves: Bob has a day
-        again.advance(days(1) - 3600)
+        let_the_server_sweep(again, days(1) - 3600)
         eventually(lambda: len(signals.of(DeadlineNear)) == 2, "Bob's reminder")
         assert [s.user_id for s in signals.of(DeadlineNear)] == [user_id(ann), user_id(bob)]
         again.advance(2 * 3600)
@@ -133,3 +144,22 @@ def test_each_newly_awaited_person_is_signalled_their_turn(
         assert bob.post(f"/api/rooms/{live}/join", json={}).status_code == 200
         assert ann.post(f"/api/rooms/{live}/start").status_code == 200
         assert len(signals.of(TurnAwaits)) == 2
+
+
+def test_a_table_is_not_let_go_while_a_request_uses_it(database_url: str, tmp_path: Path) -> None:
+    """A verb or a request that took a room keeps it in memory until it is done: the room
+    it changes and describes is the one the process holds (a copy let go meanwhile would
+    follow its owner no more, and its answer would be stale)."""
+    with timed_app(database_url, tmp_path) as timed:
+        room_id, _ = turn_based_room(timed, ["Ann", "Bob"], options={"dealer": 0})
+        rooms = rooms_of(timed)
+
+        async def let_go_while_used() -> tuple[bool, bool]:
+            async with rooms.using(room_id) as room:
+                rooms.registry.release_if_idle(room)  # nobody is at the table
+                kept = rooms.registry.held(room_id) is room
+            rooms.registry.release_if_idle(room)
+            return kept, rooms.registry.held(room_id) is None
+
+        assert timed.main.portal is not None
+        assert timed.main.portal.call(let_go_while_used) == (True, True)
