@@ -16,6 +16,8 @@ COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
 COPY docs ./docs
+# The catalogues compiled into the image (the server would otherwise compile them on first use).
+RUN python -m app.i18n compile
 
 RUN useradd --create-home parlour && mkdir -p /data && chown parlour /data
 USER parlour

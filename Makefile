@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run run-many test lint bench migrate backup restore clean
+.PHONY: run run-many test lint bench migrate backup restore clean translations translations-update
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,16 +38,25 @@ restore: $(BIN)/activate
 	@test -n "$(FILE)" || { echo "make restore FILE=backups/parlour-....sqlite3 (or .dump)"; exit 2; }
 	$(BIN)/python -m app.backup restore "$(FILE)"
 
+# The gettext catalogues of app/i18n/locale: `translations` compiles them (never
+# committed compiled); `translations-update` adds the messages new in the sources to every
+# language's catalogues, untranslated, and drops those gone (README: adding a language).
+translations: $(BIN)/activate
+	$(BIN)/python -m app.i18n compile
+
+translations-update: $(BIN)/activate
+	$(BIN)/python -m app.i18n update
+
 # app/serve.py migrates, then starts uvicorn with the server's options (as the Docker
 # image does). run-many: PROCESSES processes on consecutive ports from PORT, sharing the
 # rooms through DATABASE_URL (PostgreSQL) and REDIS_URL; SIGHUP to it (the pid it prints)
 # restarts them one at a time without dropping a table.
 PROCESSES ?= 2
 
-run: $(BIN)/activate
+run: $(BIN)/activate translations
 	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT)
 
-run-many: $(BIN)/activate
+run-many: $(BIN)/activate translations
 	$(BIN)/python -m app.serve --host $(HOST) --port $(PORT) --processes $(PROCESSES)
 
 # The server and rules tests in parallel: one pytest-xdist worker per CPU (TEST_WORKERS=0:
@@ -58,7 +67,7 @@ run-many: $(BIN)/activate
 # the browser tests' own; either failing fails `make test`.
 TEST_WORKERS ?= logical
 
-test: lint
+test: lint translations
 	mkdir -p test-artifacts
 	$(BIN)/pytest -m "not e2e" -n $(TEST_WORKERS) --dist worksteal --durations=10 \
 		> test-artifacts/server-tests.log 2>&1 & server=$$!; \

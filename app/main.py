@@ -37,6 +37,7 @@ from app.http import errors as http_errors
 from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
 from app.http.guards import HttpGuards, parse_origins
+from app.i18n.requests import LanguageCookie
 from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQuotas
 from app.moderation.actions import Moderation
 from app.moderation.sanctions import banned_users
@@ -397,5 +398,7 @@ def create_app(
     # Pages, JSON, scripts and stylesheets compressed when the browser accepts it (the play
     # socket never reaches this layer; static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=512, compresslevel=6)
+    # A language asked for in the address (the picker's links) is kept in a cookie.
+    app.add_middleware(LanguageCookie)
     mount_routes(app)
     return ParlourApp(app, settings, Departure(services.hub, services.rooms))

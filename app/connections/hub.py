@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 from app.chat.access import readable
 from app.chat.outlet import Spoken
 from app.chat.recent import RecentChat
+from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
@@ -68,9 +69,13 @@ class Connection:
         address: str,
         chat: RecentChat | None = None,
         session_id: str | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
+        # The language its viewer reads: the accounts of moves and the errors it is sent
+        # are in it (two people at one table may read different languages).
+        self.language = language
         # The session the connection was opened with: it closes when that session ends
         # (app/connections/session_ends.py).
         self.session_id = session_id

@@ -14,7 +14,7 @@ The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` pac
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from anyio import from_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 import games
@@ -30,6 +31,10 @@ from app import store
 from app.http.assets import site_assets
 from app.http.deps import ADDRESS_CHARS, client_address
 from app.http.page_data import script_json
+from app.i18n.catalogues import words
+from app.i18n.client import client_catalogue
+from app.i18n.languages import LANGUAGES
+from app.i18n.requests import request_language
 from app.limits.quotas import Limiter
 from app.models import Match, utcnow
 from app.moderation.sanctions import refuse_if_origin_banned
@@ -49,12 +54,25 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=ROOT / "templates")
-templates.env.filters["script_json"] = script_json
-# Static files by their content-hashed addresses, and each page's modules to preload
-# (app/http/assets.py).
-templates.env.globals["static_url"] = lambda path: site_assets().url(path)
-templates.env.globals["module_preloads"] = lambda entry: site_assets().preloads(entry)
+
+
+@cache
+def templates_in(language: str) -> Jinja2Templates:
+    """The pages in ``language``: Jinja2 with its i18n extension over that language's
+    catalogue (``{% trans %}``, ``gettext``, ``ngettext`` in the templates)."""
+    env = Environment(
+        loader=FileSystemLoader(ROOT / "templates"),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_translations(words(language).translations, newstyle=True)  # type: ignore[attr-defined]
+    env.filters["script_json"] = script_json
+    # Static files by their content-hashed addresses, and each page's modules to preload
+    # (app/http/assets.py).
+    env.globals["static_url"] = lambda path: site_assets().url(path)
+    env.globals["module_preloads"] = lambda entry: site_assets().preloads(entry)
+    env.globals["languages"] = LANGUAGES
+    return Jinja2Templates(env=env)
 
 
 def _games() -> list[dict[str, Any]]:
@@ -129,8 +147,9 @@ def _page(
             "moderator": moderator,
         }
     facts = _games()
+    language = request_language(request)
     boot = {"user": user, "games": facts, "awaiting": awaiting, **boot}
-    response = templates.TemplateResponse(
+    response = templates_in(language).TemplateResponse(
         request,
         template,
         {
@@ -138,6 +157,9 @@ def _page(
             "games": facts,
             "boot": boot,
             "awaiting": awaiting,
+            "language": language,
+            # The scripts' words in this language (none in English: the ids are English).
+            "catalogue": client_catalogue(language),
             **context,
         },
         status_code=status,

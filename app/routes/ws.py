@@ -37,6 +37,7 @@ from app.http.schemas import (
     ReadWatchersMessage,
     RematchMessage,
 )
+from app.i18n.requests import request_language
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
 from app.observability.metrics import REFUSALS, move_seconds
@@ -243,6 +244,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             address=address,
             chat=chat.recent_of(room),
             session_id=session_id,
+            language=request_language(websocket),
         )
         # With no wait from here to ``hub.add``: a block told in between would miss it.
         connection.hides = hiding.opened(opening) if opening is not None else frozenset()

@@ -1,0 +1,62 @@
+// i18n.js — the page's words in its language: t("message", {name}) and
+// tn("{n} point", "{n} points", n). The server sends the catalogue of the scripts' messages
+// in the page (app/i18n/client.py); in English there is none and the ids are the text.
+// Numbers and dates are written as the page's language writes them (Intl).
+
+const CONTEXT = "\u0004"; // gettext's separator between a message's context and its id
+
+let loaded = null;
+
+function catalogue() {
+  if (loaded === null) {
+    const node = document.getElementById("catalogue");
+    loaded = node ? JSON.parse(node.textContent) : { messages: {}, plurals: {} };
+  }
+  return loaded;
+}
+
+/** The page's language, as <html lang> says it. */
+export function language() {
+  return document.documentElement.lang || "en";
+}
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** The message in the page's language, its {placeholders} filled from params. */
+export function t(message, params) {
+  const found = catalogue().messages[message];
+  return fill(typeof found === "string" ? found : message, params);
+}
+
+/** A message whose translation depends on where it is used (pgettext). */
+export function tc(context, message, params) {
+  const found = catalogue().messages[`${context}${CONTEXT}${message}`];
+  return fill(typeof found === "string" ? found : message, params);
+}
+
+let rules = null;
+
+/** The form for n, as the language's plural rules choose it; {n} is n in its digits. */
+export function tn(singular, plural, n, params) {
+  const forms = catalogue().messages[singular];
+  const values = { ...params, n: number(n) };
+  if (!Array.isArray(forms)) return fill(n === 1 ? singular : plural, values);
+  rules ??= new Intl.PluralRules(language());
+  const index = catalogue().plurals[rules.select(n)] ?? forms.length - 1;
+  return fill(forms[index] ?? forms[forms.length - 1], values);
+}
+
+/** A number as the page's language writes it. */
+export function number(value, options) {
+  return new Intl.NumberFormat(language(), options).format(value);
+}
+
+/** A date (and time) as the page's language writes it. */
+export function date(value, options = { dateStyle: "medium" }) {
+  return new Intl.DateTimeFormat(language(), options).format(value);
+}
