@@ -160,6 +160,10 @@ class Settings(BaseSettings):
     turn_sweep_seconds: float = 60.0
     deadline_reminder_seconds: float = 4 * 3600.0
 
+    # PSEUDO_LANGUAGE=on offers the pseudo-language (?lang=qps, app/i18n/pseudo.py): every
+    # message accented and bracketed, so that text built outside the catalogues stands out.
+    pseudo_language: bool = False
+
     # A line per HTTP request on the server's output. Behind a reverse proxy, which keeps
     # its own access log, turn it off: it costs the event loop a write per request.
     access_log: bool = True

@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from app.i18n.languages import DEFAULT, LANGUAGES
+from app.i18n.pseudo import PSEUDO, pseudo_translations
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAINS = ("messages", "games", "client")
@@ -59,9 +60,13 @@ def _compile(source: Path) -> bool:
 class Words:
     """What one language says in one domain: messages, plural forms, numbers and dates."""
 
-    def __init__(self, language: str, translations: gettext.NullTranslations) -> None:
+    def __init__(
+        self, language: str, translations: gettext.NullTranslations, locale: str | None = None
+    ) -> None:
         self.language = language
         self.translations = translations
+        # How numbers and dates are written (the pseudo-language writes them as English).
+        self.locale = locale or language
 
     def gettext(self, message: str, /, **params: Any) -> str:
         text = self.translations.gettext(message)
@@ -79,18 +84,20 @@ class Words:
         return text.format(**params) if params else text
 
     def number(self, value: float) -> str:
-        return format_decimal(value, locale=self.language)
+        return format_decimal(value, locale=self.locale)
 
     def date(self, when: datetime, style: str = "medium") -> str:
-        return format_date(when, format=style, locale=self.language)
+        return format_date(when, format=style, locale=self.locale)
 
     def datetime(self, when: datetime, style: str = "medium") -> str:
-        return format_datetime(when, format=style, locale=self.language)
+        return format_datetime(when, format=style, locale=self.locale)
 
 
 @cache
 def words(language: str, domain: str = "messages") -> Words:
-    """The words of ``language`` (one Parlour speaks) in ``domain``."""
+    """The words of ``language`` (one Parlour speaks, or the pseudo-language) in ``domain``."""
+    if language == PSEUDO and domain in DOMAINS:
+        return Words(PSEUDO, pseudo_translations(domain), locale=DEFAULT)
     if language not in LANGUAGES:
         raise ValueError(f"Parlour does not speak {language!r}")
     if domain not in DOMAINS:

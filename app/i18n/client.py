@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po
 
 from app.i18n.catalogues import catalogue_path
 from app.i18n.languages import DEFAULT
+from app.i18n.pseudo import PSEUDO, pseudo_catalog
 
 # Numbers enough to meet every plural category of the languages Parlour speaks
 # (French and Spanish say "many" of a million).
@@ -30,10 +31,13 @@ def client_catalogue(language: str) -> dict[str, Any] | None:
     """The catalogue a page in ``language`` sends its scripts (None in English)."""
     if language == DEFAULT:
         return None
-    with catalogue_path(language, "client").open("rb") as po:
-        catalog = read_po(po, locale=language)
+    if language == PSEUDO:
+        catalog = pseudo_catalog("client")
+    else:
+        with catalogue_path(language, "client").open("rb") as po:
+            catalog = read_po(po, locale=language)
     formula = gettext.c2py(catalog.plural_expr)
-    cldr = Locale.parse(language)
+    cldr = Locale.parse(DEFAULT if language == PSEUDO else language)
     plurals: dict[str, int] = {}
     for n in SAMPLES:
         plurals.setdefault(cldr.plural_form(n), formula(n))

@@ -17,11 +17,17 @@ COOKIE = "lang"
 COOKIE_SECONDS = 365 * 24 * 3600
 
 
-def known(code: str | None) -> str | None:
-    """``code`` if Parlour speaks it (any case; ``es-MX`` is Spanish), else None."""
+PSEUDO = "qps"  # app/i18n/pseudo.py: offered only where the settings allow it
+
+
+def known(code: str | None, *, pseudo: bool = False) -> str | None:
+    """``code`` if Parlour speaks it (any case; ``es-MX`` is Spanish), else None;
+    ``pseudo``: the pseudo-language counts too."""
     if not code:
         return None
     base = code.strip().replace("_", "-").split("-", 1)[0].lower()
+    if pseudo and base == PSEUDO:
+        return base
     return base if base in LANGUAGES else None
 
 
@@ -55,12 +61,14 @@ def choose(
     account: str | None = None,
     cookie: str | None = None,
     accept_language: str | None = None,
+    pseudo: bool = False,
 ) -> str:
-    """The language a person reads, from what is known of them (see the module's text)."""
+    """The language a person reads, from what is known of them (see the module's text);
+    ``pseudo``: the pseudo-language may be asked for."""
     return (
-        known(asked)
+        known(asked, pseudo=pseudo)
         or known(account)
-        or known(cookie)
+        or known(cookie, pseudo=pseudo)
         or from_accept_language(accept_language)
         or DEFAULT
     )

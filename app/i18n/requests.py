@@ -23,6 +23,7 @@ def request_language(connection: HTTPConnection, account: str | None = None) -> 
         account=account,
         cookie=connection.cookies.get(COOKIE),
         accept_language=connection.headers.get("accept-language"),
+        pseudo=connection.app.state.settings.pseudo_language,
     )
 
 
@@ -37,7 +38,8 @@ class LanguageCookie:
             await self.app(scope, receive, send)
             return
         connection = HTTPConnection(scope)
-        asked = known(connection.query_params.get("lang"))
+        pseudo = connection.app.state.settings.pseudo_language
+        asked = known(connection.query_params.get("lang"), pseudo=pseudo)
         if asked is None or connection.cookies.get(COOKIE) == asked:
             await self.app(scope, receive, send)
             return
