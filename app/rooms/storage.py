@@ -38,6 +38,19 @@ class StoredRoom:
     events: list[MatchEvent]
 
 
+def one_snapshot(session: Session) -> None:
+    """Make the session's reads see the database as it was at the first of them.
+
+    PostgreSQL's default (READ COMMITTED) lets each statement see what was committed
+    before it began: a room's row read before its last move's commit and its events read
+    after would make a room still "playing" whose match is over — and nobody could ask for
+    its rematch. Called before the session's first statement. SQLite needs nothing: one
+    process alone writes it, and a room's reads and writes there take turns under the
+    room's lock."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
 class RoomStorage(DatabaseThread):
     """The rooms' transactions, on a SQLAlchemy engine, never on the event loop: any
     function of app/store through ``call`` (a worker thread), the reads that gather a room
@@ -58,6 +71,7 @@ class RoomStorage(DatabaseThread):
         """The room with id ``room_id`` or, failing that, with that short code."""
 
         def load(session: Session) -> StoredRoom | None:
+            one_snapshot(session)
             row = store.find_room(session=session, key=room_id)
             if row is None:
                 return None

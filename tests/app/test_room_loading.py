@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, cast
+from unittest.mock import patch
 
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from app import store
 from app.connections.hub import Hub
-from app.models import Room, Seat
+from app.models import MatchEvent, Room, Seat
 from app.rooms.ownership import SoleProcess
 from app.rooms.records import LiveRoom
 from app.rooms.registry import RoomRegistry
 from app.rooms.storage import RoomStorage, StoredRoom
+from tests.app.helpers import make_app, running, started_room
 
 
 class OneRoomStorage:
@@ -145,3 +152,30 @@ def test_rooms_load_side_by_side() -> None:
         assert (await slow).id == "aaaaaaaaaaaaaaaa"
 
     asyncio.run(scenario())
+
+
+def test_a_room_is_read_as_it_stood_at_one_moment(postgres_url: str, tmp_path: Path) -> None:
+    """A room's row, its match and its events are read in one snapshot: a last move
+    committed between the row's read and the events' would otherwise make a room still
+    "playing" whose match is over (and its rematch refused)."""
+    app = make_app(postgres_url, tmp_path)
+    with running(app) as new_client:
+        ann, bob = new_client("Ann"), new_client("Bob")
+        room = started_room(ann, [bob])
+        storage: RoomStorage = app.state.rooms.storage
+        read_match = store.load_match
+
+        def last_move_committed_meanwhile(*, session: Session, match_id: str) -> Any:
+            with storage.sessions() as other:
+                other.add(MatchEvent(match_id=match_id, seq=1, seat=0, action={"type": "x"}))
+                other.execute(update(Room).where(Room.id == room["id"]).values(status="finished"))
+                other.commit()
+            return read_match(session=session, match_id=match_id)
+
+        assert ann.portal is not None
+        with patch.object(store, "load_match", last_move_committed_meanwhile):
+            during = ann.portal.call(storage.load_room, room["id"])
+        after = ann.portal.call(storage.load_room, room["id"])
+    assert during is not None and after is not None
+    assert (during.room.status, len(during.events)) == ("playing", 0)
+    assert (after.room.status, len(after.events)) == ("finished", 1)
