@@ -9,7 +9,8 @@ a browser in use stays signed in. The page hands the browser its boot data
 (who you are, which room or match) as JSON in the page, escaped for its script block by
 the one ``script_json`` filter (app/http/page_data.py); everything live comes over /api
 and /ws.
-The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package.
+The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package, or
+from docs/rules/<language>/<game>.md where the rules are written in the reader's language.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from app.http.deps import ADDRESS_CHARS, client_address
 from app.http.page_data import script_json
 from app.i18n.catalogues import words
 from app.i18n.client import client_catalogue
+from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.i18n.languages import LANGUAGES
 from app.i18n.requests import request_language
 from app.limits.quotas import Limiter
@@ -240,7 +242,7 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
             "the browser with friends and computer players."
         ),
         game=games.get(game),
-        rules_summary=Markup(_rules_summary(game)),
+        rules_summary=Markup(_rules_summary(game, request_language(request))),
     )
 
 
@@ -395,21 +397,30 @@ def _review_heading(match: Match) -> str:
     return f"{games.get(match.game).title}: {seats}"
 
 
-@lru_cache(maxsize=16)
+def _rules_path(game: str, language: str) -> Path:
+    """The rules of ``game`` in ``language`` (docs/rules/<language>/<game>.md) if they are
+    written in it, else the English ones (docs/rules/<game>.md)."""
+    translated = RULES_DIR / language / f"{game}.md"
+    if language != DEFAULT_LANGUAGE and translated.is_file():
+        return translated
+    return RULES_DIR / f"{game}.md"
+
+
+@lru_cache(maxsize=32)
 def _rules_html(path: Path, mtime: float) -> str:
     text = path.read_text(encoding="utf-8")
     html: str = markdown.markdown(text, extensions=["tables", "sane_lists", "toc"])
     return html
 
 
-SHORT = "## In short"
-
-
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def _summary_html(path: Path, mtime: float) -> str:
-    """The "In short" section of a game's rules: the table's one-screen summary."""
+    """The rules' first section ("In short", "En resumen", "En bref"): the table's
+    one-screen summary. Found by its place rather than its heading, so that it is found in
+    every language the rules are written in."""
     text = path.read_text(encoding="utf-8")
-    start = text.index(SHORT) + len(SHORT)
+    heading = text.index("\n## ")
+    start = text.index("\n", heading + 1)
     end = text.find("\n## ", start)
     html: str = markdown.markdown(
         text[start : end if end >= 0 else None], extensions=["sane_lists"]
@@ -417,16 +428,16 @@ def _summary_html(path: Path, mtime: float) -> str:
     return html
 
 
-def _rules_summary(game: str) -> str:
-    path = RULES_DIR / f"{game}.md"
+def _rules_summary(game: str, language: str) -> str:
+    path = _rules_path(game, language)
     return _summary_html(path, path.stat().st_mtime)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> Response:
-    path = RULES_DIR / f"{game}.md"
-    if game not in games.REGISTRY or not path.exists():
+    if game not in games.REGISTRY or not (RULES_DIR / f"{game}.md").exists():
         return _not_found(request, "No such game", "There are no rules for that game here.")
+    path = _rules_path(game, request_language(request))
     html = _rules_html(path, path.stat().st_mtime)
     return _page(
         request,
