@@ -34,7 +34,6 @@ from app.http.deps import ADDRESS_CHARS, client_address
 from app.http.page_data import script_json
 from app.i18n.catalogues import words
 from app.i18n.client import client_catalogue
-from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.i18n.languages import LANGUAGES
 from app.i18n.requests import request_language
 from app.limits.quotas import Limiter
@@ -50,10 +49,10 @@ from app.rooms.your_tables import awaiting_count, your_tables
 from app.routes.games import game_facts
 from app.routes.guide import table_guide
 from app.routes.players import player_record
+from app.rules_texts import RULES_DIR, rules_path
 from app.store import moderation as moderation_store
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES_DIR = ROOT / "docs" / "rules"
 
 router = APIRouter(include_in_schema=False)
 
@@ -226,6 +225,7 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     except Refusal:
         return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
     title = games.get(game).title
+    language = request_language(request)
     return _page(
         request,
         "room.html",
@@ -234,7 +234,7 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
             "room": room_id,
             "watch": watch,
             "room_info": described,
-            "guide": table_guide(game),
+            "guide": table_guide(game, language),
         },
         title="Watching" if watch else "Table",
         description=(
@@ -242,7 +242,7 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
             "the browser with friends and computer players."
         ),
         game=games.get(game),
-        rules_summary=Markup(_rules_summary(game, request_language(request))),
+        rules_summary=Markup(_rules_summary(game, language)),
     )
 
 
@@ -397,15 +397,6 @@ def _review_heading(match: Match) -> str:
     return f"{games.get(match.game).title}: {seats}"
 
 
-def _rules_path(game: str, language: str) -> Path:
-    """The rules of ``game`` in ``language`` (docs/rules/<language>/<game>.md) if they are
-    written in it, else the English ones (docs/rules/<game>.md)."""
-    translated = RULES_DIR / language / f"{game}.md"
-    if language != DEFAULT_LANGUAGE and translated.is_file():
-        return translated
-    return RULES_DIR / f"{game}.md"
-
-
 @lru_cache(maxsize=32)
 def _rules_html(path: Path, mtime: float) -> str:
     text = path.read_text(encoding="utf-8")
@@ -429,7 +420,7 @@ def _summary_html(path: Path, mtime: float) -> str:
 
 
 def _rules_summary(game: str, language: str) -> str:
-    path = _rules_path(game, language)
+    path = rules_path(game, language)
     return _summary_html(path, path.stat().st_mtime)
 
 
@@ -437,7 +428,7 @@ def _rules_summary(game: str, language: str) -> str:
 def rules(request: Request, game: str) -> Response:
     if game not in games.REGISTRY or not (RULES_DIR / f"{game}.md").exists():
         return _not_found(request, "No such game", "There are no rules for that game here.")
-    path = _rules_path(game, request_language(request))
+    path = rules_path(game, request_language(request))
     html = _rules_html(path, path.stat().st_mtime)
     return _page(
         request,
