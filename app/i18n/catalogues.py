@@ -11,6 +11,7 @@ does), so a checkout works whichever way it is started.
 from __future__ import annotations
 
 import gettext
+import tempfile
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -49,11 +50,11 @@ def _compile(source: Path) -> bool:
         return False
     with source.open("rb") as po:
         catalog = read_po(po)
-    # Written aside and moved into place: a process reading it meanwhile sees either file.
-    partial = target.with_suffix(".mo.partial")
-    with partial.open("wb") as mo:
+    # Written aside under a name of its own and moved into place: a process reading it
+    # meanwhile sees either file, and processes compiling at once don't share a file.
+    with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".partial", delete=False) as mo:
         write_mo(mo, catalog)
-    partial.replace(target)
+    Path(mo.name).replace(target)
     return True
 
 
