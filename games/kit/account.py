@@ -99,10 +99,15 @@ def text(*sentences: Told) -> dict[str, Any]:
 
 # --- the words every account shares: joints, ranks and suits ---------------------------
 
+# Translators: two clauses of one sentence (French puts a space before the semicolon).
 CLAUSE_JOINT = N_("{clauses}; {clause}")
+# Translators: a list: "Seat 1, Seat 2" (then LAST_JOINT: "… and Seat 3").
 COMMA_JOINT = N_("{items}, {item}")
 LAST_JOINT = N_("{items} and {last}")
+# Translators: a character card and its proper name, kept in every language: "the queen of
+# diamonds (Anima)".
 TITLED = N_("{card} ({title})")
+# Translators: a card's name: its rank (with or without its article) then "of" its suit.
 CARD = N_("{rank} {suit}")
 
 # A rank with its article ("the queen") and without ("queen"), and a suit after a rank
@@ -308,18 +313,3 @@ def _sentence(text: str) -> str:
         return ""
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!")) else text + "."
-
-
-def message_ids(told: Told) -> list[str]:
-    """Every message id of the phrases in ``told`` (a plural's singular), for checks that
-    each is translated."""
-    found: list[str] = []
-    if isinstance(told, Mapping):
-        if "id" in told:
-            found.append(told["id"])
-        for value in told.values():
-            found.extend(message_ids(value))
-    elif isinstance(told, list | tuple):
-        for item in told:
-            found.extend(message_ids(item))
-    return found

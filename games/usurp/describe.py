@@ -121,6 +121,7 @@ def _hand_end(before: UsurpState, after: UsurpState) -> Told:
     result = after.history[-1]
     turned = [
         say(
+            # Translators: {card} has no article here ("Seat 1's queen of hearts").
             N_("{seat}'s {card} (a Reneg)") if d.reneg else N_("{seat}'s {card}"),
             seat=seat(d.seat),
             card=card(d.card, "french", bare=True),

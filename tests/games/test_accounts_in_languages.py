@@ -64,6 +64,28 @@ def test_every_account_of_a_whole_match_is_told_in_the_language(name: str, langu
             assert found is None, f"{name} step {step}: English {found.group(0)!r} in {text!r}"
 
 
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def test_every_translation_fills_the_placeholders_of_its_message() -> None:
+    from babel.messages.pofile import read_po
+
+    from app.i18n.catalogues import catalogue_path
+
+    for language in ("es", "fr"):
+        with catalogue_path(language, "games").open("rb") as po:
+            catalog = read_po(po)
+        for message in catalog:
+            if not message.id:
+                continue
+            assert not message.fuzzy, (language, message.id)
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            wanted = set().union(*(set(PLACEHOLDER.findall(i)) for i in ids))
+            for form in forms:
+                assert form and set(PLACEHOLDER.findall(form)) == wanted, (language, message.id)
+
+
 def test_the_catalogues_hold_every_message_of_the_games_in_every_form() -> None:
     from app.i18n.extraction import extract
 
