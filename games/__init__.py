@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from games import coins, cupid, cups, usurp, wifeswap
+from games.kit.account import render
 from games.kit.base import Action, IllegalAction, Previews, Rules, states
 from games.kit.game import Account, Game
 
@@ -53,13 +54,17 @@ def get(name: str) -> Rules[Any]:
 def describe(rules: Rules[Any], before: Any, seat: int, action: Action, after: Any) -> Account:
     """The public account of ``action`` by ``seat``, which took ``before`` to ``after``.
 
-    ``{"text": ...}``, seats named "Seat n" (the client puts names in), plus ``"trick"`` —
+    ``{"says": ..., "text": ...}``: ``says`` is the account as data, message ids with their
+    arguments (games.kit.account), for the server to put into each reader's language;
+    ``text`` is it in English. Seats are named "Seat n" (the client puts names in). Plus
+    ``"trick"`` —
     the trick the action completed, every card face up, with its winner and points — when
     it completes one: the view after it may already show the next deal. It says what
     everyone at the table and every watcher may know (the shared contract test checks that
     it names no card that was not public).
     """
-    return game(rules.name).describe(before, seat, action, after)
+    account = game(rules.name).describe(before, seat, action, after)
+    return {"text": render(account["says"]), **account}
 
 
 def replay(

@@ -145,6 +145,7 @@ class Connection:
             self.sent,
             grace=self._grace,
             now=self.now() if now is None else now,
+            language=self.language,
         )
         for kind, text in updates:
             if not self._replace_waiting(kind, text):

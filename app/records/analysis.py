@@ -25,6 +25,8 @@ from sqlalchemy.orm import Session
 
 import games
 from app import store
+from app.i18n.accounts import account_text
+from app.i18n.languages import DEFAULT
 from app.models import Match, MatchAnalysis, MatchEvent
 from app.records.review import replayed
 from app.rooms.thinking import Thinkers
@@ -71,10 +73,20 @@ def job_of(match: Match, events: list[MatchEvent]) -> Job:
     return Job(match.id, match.game, match.seed, decisions)
 
 
-def analysis_record(match: Match, row: MatchAnalysis) -> dict[str, Any]:
-    """The analysis on the wire: pending, or done with every judged decision and each
-    seat's accuracy; ``unit`` and ``marks`` say what the losses are counted in and where
-    the marks begin (games.kit.game.Marks)."""
+def told_decision(decision: dict[str, Any], language: str) -> dict[str, Any]:
+    """A judged decision as the wire carries it: ``best_text`` in ``language`` (from the
+    account stored with it; one stored before accounts were kept as data keeps its
+    English), without the data it is told from."""
+    told = {key: value for key, value in decision.items() if key != "best_says"}
+    if "best_says" in decision:
+        told["best_text"] = account_text(decision["best_says"], language)
+    return told
+
+
+def analysis_record(match: Match, row: MatchAnalysis, language: str = DEFAULT) -> dict[str, Any]:
+    """The analysis on the wire: pending, or done with every judged decision (the best
+    move's account in ``language``) and each seat's accuracy; ``unit`` and ``marks`` say
+    what the losses are counted in and where the marks begin (games.kit.game.Marks)."""
     marks = games.game(match.game).marks
     done = row.status == "done"
     return {
@@ -86,7 +98,7 @@ def analysis_record(match: Match, row: MatchAnalysis) -> dict[str, Any]:
             "mistake": marks.mistake,
             "blunder": marks.blunder,
         },
-        "decisions": (row.decisions or []) if done else [],
+        "decisions": [told_decision(d, language) for d in row.decisions or []] if done else [],
         "accuracy": (row.accuracy or {}) if done else {},
     }
 

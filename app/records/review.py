@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
+from app.i18n.accounts import told_in
+from app.i18n.languages import DEFAULT
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from app.store.credit import with_defaults
 from games import Rules, describe
@@ -104,21 +106,29 @@ def replayed(match: Match, events: Sequence[MatchEvent]) -> Iterator[Any]:
     )
 
 
-def review_frames(match: Match, events: list[MatchEvent]) -> list[dict[str, Any]]:
+def review_frames(
+    match: Match, events: list[MatchEvent], language: str = DEFAULT
+) -> list[dict[str, Any]]:
     """Every step of a match that is over: the public view, every hand, the scores, and the
-    move that led to it with the game's account of it (the words the table's log used)."""
+    move that led to it with the game's account of it (the words the table's log used), in
+    ``language``."""
     rules = games.get(match.game)
     steps = replayed(match, events)
     frames = []
     before = None
     for state, event in zip(steps, [None, *events], strict=True):
-        frames.append(_frame(rules, before, state, match.seat_count, event))
+        frames.append(_frame(rules, before, state, match.seat_count, event, language))
         before = state
     return frames
 
 
 def _frame(
-    rules: Rules[Any], before: Any, state: Any, seats: int, event: MatchEvent | None
+    rules: Rules[Any],
+    before: Any,
+    state: Any,
+    seats: int,
+    event: MatchEvent | None,
+    language: str,
 ) -> dict[str, Any]:
     """One step: the move that led to it, told as the table told it (games.describe)."""
     return {
@@ -128,7 +138,7 @@ def _frame(
             "action": event.action,
             "by": event.played_by,
             "timeout": event.timeout,
-            **describe(rules, before, event.seat, event.action, state),
+            **told_in(describe(rules, before, event.seat, event.action, state), language),
         }
         if event
         else None,

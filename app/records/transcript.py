@@ -3,7 +3,8 @@ was said at the table, the result, the rating changes, and the seed with its has
 anyone can check the deal.
 
 Each move is told in the words the review shows beside it and the table's log used: the
-game's public account of it (``games.describe``), seat numbers replaced by names, with the
+game's public account of it (``games.describe``) in the reader's language, seats named by
+their players (app/i18n/accounts.py), with the
 same note when the clock or a computer standing in made it. What was said at the table is
 placed where the review shows it: after the moves made before it was said. The rules stay
 in games/: this module only replays the match with ``games.states`` and reads the accounts.
@@ -11,25 +12,14 @@ in games/: this module only replays the match with ``games.states`` and reads th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
+from app.i18n.accounts import account_text
+from app.i18n.languages import DEFAULT
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from app.records.review import replayed
-
-SEAT = re.compile(r"\bSeat (\d+)\b")
-
-
-def _named(text: str, names: Sequence[str]) -> str:
-    """The engines' "Seat 2" as the name of the player in seat 2 (as the review does)."""
-
-    def name(found: re.Match[str]) -> str:
-        seat = int(found.group(1)) - 1
-        return names[seat] if 0 <= seat < len(names) else found.group(0)
-
-    return SEAT.sub(name, text)
 
 
 def _made_by(event: MatchEvent, player: Mapping[str, Any]) -> str:
@@ -49,16 +39,16 @@ def _said(message: ChatMessage) -> str:
 
 
 def _moves(
-    match: Match, events: Sequence[MatchEvent], names: Sequence[str]
+    match: Match, events: Sequence[MatchEvent], names: Sequence[str], language: str
 ) -> Iterator[tuple[MatchEvent, str]]:
-    """Every move with its account, replayed from the seed and the log."""
+    """Every move with its account in ``language``, replayed from the seed and the log."""
     rules = games.get(match.game)
     players = {p["seat"]: p for p in match.players}
     steps = replayed(match, events)
     before = next(steps)  # the deal
     for event, after in zip(events, steps, strict=True):
         account = games.describe(rules, before, event.seat, event.action, after)
-        text = _named(str(account["text"]), names)
+        text = account_text(account["says"], language, names)
         yield event, text + _made_by(event, players.get(event.seat, {}))
         before = after
 
@@ -69,8 +59,10 @@ def transcript(
     changes: Sequence[RatingChange],
     usernames: Mapping[str, str | None],
     chat: Sequence[ChatMessage],
+    language: str = DEFAULT,
 ) -> str:
-    """The match in words; ``chat`` is what was said while it was on and after it."""
+    """The match in words; ``chat`` is what was said while it was on and after it;
+    ``language``: the one its moves are told in."""
     rules = games.get(match.game)
     names = [str(p["name"]) for p in sorted(match.players, key=lambda p: p["seat"])]
     lines = [
@@ -96,7 +88,7 @@ def transcript(
     # A line said at version v was said after v moves, where the review shows it.
     talk = sorted(chat, key=lambda m: (m.version, m.id))
     heard = 0
-    for made, (event, text) in enumerate(_moves(match, events, names)):
+    for made, (event, text) in enumerate(_moves(match, events, names, language)):
         while heard < len(talk) and talk[heard].version <= made:
             lines.append(_said(talk[heard]))
             heard += 1

@@ -2,13 +2,14 @@
 
 Pure functions of a room (and who is connected): the room description (``describe``,
 the ``room`` message) and one seat's ``state`` message, whose view comes from the game's
-own ``view`` — the one place hidden information is cut — with the turn clocks. Rendered
-text is cached on the room per (room description version, match version) and per seat,
-so ten spectators cost one ``view`` and one JSON encoding. A connection keeps a
-:class:`Sent` record of what it was last sent, and ``pending`` answers with what is new
-for it. Each message carries the server's ``now``, added to the cached text as it is
-queued (written once for all the connections told of one change), so that a browser
-counts a clock down from the server's time, not its own.
+own ``view`` — the one place hidden information is cut — with the turn clocks, and the
+last move's account in the connection's language (app/i18n/accounts.py). Rendered text is
+cached on the room per (room description version, match version) and per seat and
+language, so ten spectators reading one language cost one ``view`` and one JSON
+encoding. A connection keeps a :class:`Sent` record of what it was last sent, and
+``pending`` answers with what is new for it. Each message carries the server's ``now``,
+added to the cached text as it is queued (written once for all the connections told of
+one change), so that a browser counts a clock down from the server's time, not its own.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from app.i18n.accounts import told_in
+from app.i18n.languages import DEFAULT
 from app.rooms.notifier import Presence
 from app.rooms.pace import awaited_people, is_turn_based
 from app.rooms.records import LiveRoom, SeatHolder
@@ -100,14 +103,16 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
     }
 
 
-def state_message(room: LiveRoom, seat: int | None) -> dict[str, Any]:
-    """One seat's (or a spectator's) ``state`` message at the room's current version."""
+def state_message(room: LiveRoom, seat: int | None, language: str = DEFAULT) -> dict[str, Any]:
+    """One seat's (or a spectator's) ``state`` message at the room's current version, the
+    last move told in ``language``."""
+    event = room.last_event
     return {
         "type": "state",
         "version": room.version,
         "seat": seat,
         "view": room.rules.view(room.state, seat),
-        "event": room.last_event,
+        "event": None if event is None else told_in(event, language),
         "clocks": None if room.turn_clocks is None else room.turn_clocks.wire(),
     }
 
@@ -137,11 +142,12 @@ def pending(
     *,
     grace: float,
     now: str,
+    language: str = DEFAULT,
 ) -> tuple[list[tuple[str, str]], Sent]:
     """What a connection acting as ``seat`` has not seen, as (kind, text) pairs — kind
     ``room`` or ``state`` — and its new record; ``now`` is the server's time as the wire
     writes it (:func:`~app.rooms.time_source.iso_at`), made once for every connection told
-    of one change.
+    of one change; ``language``, the one its reader reads the accounts of moves in.
 
     The state message is sent again, at the same version, when only the clocks changed
     (a process took charge of the match, a person took their seat back); whatever changes
@@ -161,7 +167,7 @@ def pending(
     )
     version = sent.version
     if room.state is not None and stale:
-        text = _cached(room, ("state", seat), lambda: state_message(room, seat))
+        text = _cached(room, ("state", seat, language), lambda: state_message(room, seat, language))
         out.append(("state", with_now(text, now)))
         version = room.version
     return out, Sent(room.meta_version, version, seat, clocks)

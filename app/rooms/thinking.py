@@ -76,14 +76,14 @@ def judge_decision(
 ) -> dict[str, Any]:
     """One decision of a finished match judged (run in a worker process), in wire form,
     with the public account of the best move as it would have gone (``best_text``: the
-    match is over, so what it would have shown is public too)."""
+    match is over, so what it would have shown is public too) in English, and as data
+    (``best_says``: games.kit.account) for app/records/analysis.py to tell in each reader's
+    language."""
     rules = games.get(game)
     judged = judge(rules, state, seat, played, seq, seed)
     after = rules.apply(state, seat, judged.best)
-    return {
-        **judged.as_json(),
-        "best_text": describe(rules, state, seat, judged.best, after)["text"],
-    }
+    account = describe(rules, state, seat, judged.best, after)
+    return {**judged.as_json(), "best_text": account["text"], "best_says": account["says"]}
 
 
 class Thinkers:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
+from app.i18n.requests import request_language
 from app.models import ChatMessage, Match
 from app.people.confusables import name_key
 from app.people.sessions import Identity
@@ -113,24 +114,31 @@ def get_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, A
 
 
 @router.get("/{match_id}/review")
-def review_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
+def review_match(
+    match_id: str, request: Request, session: DbSession, user: MaybeUser
+) -> dict[str, Any]:
+    """A match that is over, step by step, its moves told in the request's language."""
     match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     events = store.load_events(session=session, match_id=match_id)
     return {
         "match": _record(session, match),
-        "frames": review_frames(match, events),
+        "frames": review_frames(match, events, request_language(request)),
         "chat": review_talk(_talk(session, match_id, user)),
     }
 
 
 @router.get("/{match_id}/analysis")
-def analyse_match(match_id: str, session: DbSession, user: MaybeUser) -> dict[str, Any]:
+def analyse_match(
+    match_id: str, request: Request, session: DbSession, user: MaybeUser
+) -> dict[str, Any]:
     """The computer's analysis of a match that is over: pending until its decisions are
-    judged (queued now if it never was), then each person's decisions and accuracy."""
+    judged (queued now if it never was), then each person's decisions and accuracy, the
+    best moves told in the request's language."""
     match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
-    return analysis_record(match, analyses.ensure_analysis(session=session, match_id=match_id))
+    row = analyses.ensure_analysis(session=session, match_id=match_id)
+    return analysis_record(match, row, request_language(request))
 
 
 def _attachment(match: Match, extension: str) -> dict[str, str]:
@@ -147,8 +155,11 @@ def download_record(match_id: str, session: DbSession, user: MaybeUser) -> Respo
 
 
 @router.get("/{match_id}/transcript.txt")
-def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> Response:
-    """The finished match in words: every move, what was said, the seed and its hash."""
+def download_transcript(
+    match_id: str, request: Request, session: DbSession, user: MaybeUser
+) -> Response:
+    """The finished match in words: every move (told in the request's language), what was
+    said, the seed and its hash."""
     match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     changes, usernames = history.details(session, [match])
@@ -158,5 +169,6 @@ def download_transcript(match_id: str, session: DbSession, user: MaybeUser) -> R
         changes.get(match.id, []),
         usernames,
         _talk(session, match_id, user),
+        request_language(request),
     )
     return PlainTextResponse(text, headers=_attachment(match, "txt"))

@@ -1,63 +1,87 @@
-"""Coins' actions in words (docs/rules/coins.md): each play, and for the third card of a
-trick who took it and why (the suit cycle, the higher of a pair, the highest of a suit),
-the Coins it held, and a hand's end."""
+"""Coins' actions told (docs/rules/coins.md, games.kit.account): each play, and for the
+third card of a trick who took it and why (the suit cycle, the higher of a pair, the
+highest of a suit), the Coins it held, and a hand's end."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.coins.rules import CYCLE, SEATS, TRICKS_PER_HAND, CoinsState, coin_points, winning_card
+from games.kit.account import N_, Told, ngettext, render, say, seat, sentence, suit, text
 from games.kit.base import Action
-from games.kit.cards import SUIT_NAMES, suit_of
-from games.kit.phrasing import seat_name
-from games.kit.words import points, scoreline, sentence, the, trick
+from games.kit.cards import suit_of
+from games.kit.words import points, scores, the, trick
 
-SUITS = SUIT_NAMES["spanish"]
+# Three suits in a trick: the one missing, and so which wins, by the winning suit
+# (the cycle is cups, coins, swords, clubs: each beats the next and loses to the one before).
+THREE_SUITS = {
+    "C": N_("three suits: clubs are missing, so cups win (cups beat coins in the cycle)"),
+    "O": N_("three suits: cups are missing, so coins win (coins beat swords in the cycle)"),
+    "S": N_("three suits: coins are missing, so swords win (swords beat clubs in the cycle)"),
+    "B": N_("three suits: swords are missing, so clubs win (clubs beat cups in the cycle)"),
+}
+assert tuple(THREE_SUITS) == CYCLE
 
 
-def _card(code: str) -> str:
+def _card(code: str) -> Told:
     return the(code, "spanish")
 
 
-def why(cards: list[str], won_by: str | None = None) -> str:
+def reason(cards: list[str], won_by: str | None = None) -> Told:
     """Why the winning card (the engine's ``winning_card``, or ``won_by`` when the caller
     has it) takes a three-card trick, as the rules put it."""
     suits = [suit_of(c) for c in cards]
     distinct = set(suits)
     if len(distinct) == 3:
-        top = suit_of(won_by or winning_card(cards))
-        missing = CYCLE[(CYCLE.index(top) - 1) % len(CYCLE)]
-        beaten = CYCLE[(CYCLE.index(top) + 1) % len(CYCLE)]
-        return (
-            f"three suits: {SUITS[missing]} are missing, so {SUITS[top]} win "
-            f"({SUITS[top]} beat {SUITS[beaten]} in the cycle)"
-        )
+        return say(THREE_SUITS[suit_of(won_by or winning_card(cards))])
     if len(distinct) == 2:
         pair = next(s for s in distinct if suits.count(s) == 2)
-        return f"a pair of {SUITS[pair]}: the higher of the pair wins"
-    return f"all {SUITS[suits[0]]}: the highest wins"
+        return say(N_("a pair of {suit}: the higher of the pair wins"), suit=suit(pair, "spanish"))
+    return say(N_("all {suit}: the highest wins"), suit=suit(suits[0], "spanish"))
 
 
-def describe(before: CoinsState, seat: int, action: Action, after: CoinsState) -> dict[str, Any]:
+def why(cards: list[str], won_by: str | None = None) -> str:
+    """:func:`reason` in English."""
+    return render(reason(cards, won_by))
+
+
+def describe(before: CoinsState, seat_no: int, action: Action, after: CoinsState) -> dict[str, Any]:
     card = action["card"]
-    played = f"{seat_name(seat)} played {_card(card)}"
+    played = say(N_("{seat} played {card}"), seat=seat(seat_no), card=_card(card))
     if len(before.trick) < SEATS - 1:
-        return {"text": sentence(played)}
-    full = (*before.trick, (seat, card))
+        return {"says": sentence(played)}
+    full = (*before.trick, (seat_no, card))
     cards = [c for _, c in full]
     top = winning_card(cards)
     winner = next(s for s, c in full if c == top)
     worth = coin_points(cards)
-    took = f"{seat_name(winner)} took the trick with {_card(top)} — {why(cards, top)}"
-    coins = f"{points(worth)} (one for each card of coins)" if worth else "no coins in it"
-    text = sentence(played, took, coins)
+    took = say(
+        N_("{seat} took the trick with {card} — {why}"),
+        seat=seat(winner),
+        card=_card(top),
+        why=reason(cards, top),
+    )
+    coins = (
+        say(N_("{points} (one for each card of coins)"), points=points(worth))
+        if worth
+        else say(N_("no coins in it"))
+    )
+    ending: Told = None
     if after.over:
-        text += f" {seat_name(after.winner)} reached {points(after.target)} and won."
+        ending = say(
+            N_("{seat} reached {points} and won."),
+            seat=seat(after.winner),
+            points=points(after.target),
+        )
     elif after.hand_no != before.hand_no:
         hand_points = after.previous[1 : 1 + SEATS]
-        text += (
-            f" Hand {before.hand_no} is over after {TRICKS_PER_HAND} tricks "
-            f"({scoreline(hand_points, 'point')}); hand {after.hand_no}: "
-            f"{seat_name(after.dealer)} deals."
+        ending = say(
+            N_("Hand {hand} is over after {tricks} ({scores}); hand {next}: {seat} deals."),
+            hand=before.hand_no,
+            tricks=ngettext("{n} trick", "{n} tricks", TRICKS_PER_HAND),
+            scores=scores(hand_points, "point"),
+            next=after.hand_no,
+            seat=seat(after.dealer),
         )
-    return {"text": text, "trick": trick(full, winner, worth)}
+    told = text(sentence(played, took, coins), ending)
+    return {"says": told, "trick": trick(full, winner, worth)}

@@ -1,67 +1,96 @@
-"""Cupid's actions in words (docs/rules/cupid.md): plays, the trick each second card
-decides, the prize trick and a round's end; draws say which card became public."""
+"""Cupid's actions told (docs/rules/cupid.md, games.kit.account): plays, the trick each
+second card decides, the prize trick and a round's end; draws say which card became
+public."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.cupid.rules import JACK, TRICKS_PER_ROUND, CupidState, beats, trick_value
+from games.kit.account import N_, Told, say, seat, sentence, text
 from games.kit.base import Action
-from games.kit.phrasing import seat_name
-from games.kit.words import points, scoreline, sentence, the, trick
+from games.kit.words import points, scores, the, trick
 
-# The character cards' Cupid names, as their faces show them (docs/rules/cupid.md).
+# The character cards' Cupid names, as their faces show them (docs/rules/cupid.md): proper
+# names, the same in every language.
 TITLES = {"QD": "Anima", "JC": "Monster", "KH": "Cupid", "JK": "Zephyr"}
 
 
-def _card(code: str) -> str:
+def _card(code: str) -> Told:
     return the(code, "french", TITLES)
 
 
-def describe(before: CupidState, seat: int, action: Action, after: CupidState) -> dict[str, Any]:
-    who = seat_name(seat)
+def describe(before: CupidState, seat_no: int, action: Action, after: CupidState) -> dict[str, Any]:
     if action["type"] == "draw":
-        return {"text": _draw(before, seat, action["source"], after)}
+        return {"says": _draw(before, seat_no, action["source"], after)}
     card = action["card"]
-    played = f"{who} played {_card(card)}"
+    played = say(N_("{seat} played {card}"), seat=seat(seat_no), card=_card(card))
     if not before.trick:
-        return {"text": sentence(played)}
+        return {"says": sentence(played)}
     (lead_seat, lead_card) = before.trick[0]
-    winner = seat if beats(card, lead_card) else lead_seat
+    winner = seat_no if beats(card, lead_card) else lead_seat
     worth = trick_value(lead_card, card)
-    took = f"{seat_name(winner)} took the trick ({points(worth)})"
+    took = say(N_("{seat} took the trick ({points})"), seat=seat(winner), points=points(worth))
     clauses = [played, took]
-    winning = card if winner == seat else lead_card
+    winning = card if winner == seat_no else lead_card
     # The Monster hands the next lead to the trick's loser; a trick that ends the round or
     # the match has no next trick in this round to lead (the round's end says who leads).
     next_trick = after.phase != "over" and after.round == before.round
     if winning == JACK and next_trick:
-        clauses.append(f"won with the Monster, so {seat_name(after.next_leader)} leads")
+        clauses.append(
+            say(N_("won with the Monster, so {seat} leads"), seat=seat(after.next_leader))
+        )
     if before.tricks_played + 1 == TRICKS_PER_ROUND and not (
         after.phase == "over" and after.prize_points < 0
     ):
         prize = trick_value(*before.prize)
-        clauses.append(f"{seat_name(winner)} also took the prize trick ({points(prize)})")
-    text = sentence(*clauses)
+        clauses.append(
+            say(
+                N_("{seat} also took the prize trick ({points})"),
+                seat=seat(winner),
+                points=points(prize),
+            )
+        )
+    ending: Told = None
     if after.phase == "over":
-        text += f" {seat_name(after.winner)} reached {points(after.target)} and won."
+        ending = say(
+            N_("{seat} reached {points} and won."),
+            seat=seat(after.winner),
+            points=points(after.target),
+        )
     elif after.round != before.round:
         rnd, p0, p1 = after.previous[:3]
-        text += (
-            f" Round {rnd} is over ({scoreline((p0, p1), 'point')}); "
-            f"round {after.round}: {seat_name(after.dealer)} deals and leads."
+        ending = say(
+            N_("Round {round} is over ({scores}); round {next}: {seat} deals and leads."),
+            round=rnd,
+            scores=scores((p0, p1), "point"),
+            next=after.round,
+            seat=seat(after.dealer),
         )
-    return {"text": text, "trick": trick((*before.trick, (seat, card)), winner, worth)}
+    told = text(sentence(*clauses), ending)
+    return {"says": told, "trick": trick((*before.trick, (seat_no, card)), winner, worth)}
 
 
-def _draw(before: CupidState, seat: int, source: str, after: CupidState) -> str:
-    who, other = seat_name(seat), seat_name(1 - seat)
+def _draw(before: CupidState, seat_no: int, source: str, after: CupidState) -> Told:
+    who, other = seat(seat_no), seat(1 - seat_no)
     turnup = _card(before.turnup[0])
     if source == "turnup":
-        first = f"{who} took the turn-up, {turnup}; {other} got the stock's top card"
+        first = say(
+            N_("{seat} took the turn-up, {card}; {other} got the stock's top card"),
+            seat=who,
+            card=turnup,
+            other=other,
+        )
     else:
-        first = f"{who} took the stock's top card; {other} got the turn-up, {turnup}"
+        first = say(
+            N_("{seat} took the stock's top card; {other} got the turn-up, {card}"),
+            seat=who,
+            card=turnup,
+            other=other,
+        )
     then = (
-        f"the new turn-up is {_card(after.turnup[0])}" if after.turnup else "the stock is used up"
+        say(N_("the new turn-up is {card}"), card=_card(after.turnup[0]))
+        if after.turnup
+        else say(N_("the stock is used up"))
     )
     return sentence(first, then)

@@ -1,105 +1,241 @@
-"""Cups' actions in words (docs/rules/cups.md): each card played with what it did (a draw
-and how many cards, a take from the dump, a reversal, an Ace's gifts), graveyards laid and
-picked up, gifts (how many, never which), and the reshuffle — only on the turn it happens."""
+"""Cups' actions told (docs/rules/cups.md, games.kit.account): each card played with what
+it did (a draw and how many cards, a take from the dump, a reversal, an Ace's gifts),
+graveyards laid and picked up, gifts (how many, never which), and the reshuffle — only on
+the turn it happens."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.cups.rules import RIGHT, RULES, CupsState
+from games.cups.rules import RIGHT, TURN_CAP, CupsState
+from games.kit.account import (
+    N_,
+    Told,
+    clauses,
+    ngettext,
+    say,
+    seat,
+    seats,
+    sentence,
+    text,
+)
 from games.kit.base import Action
-from games.kit.phrasing import plural, seat_list, seat_name
-from games.kit.words import sentence, the
+from games.kit.words import the
+
+# How a match ends, by ``CupsState.ended``: one winner, or several sharing the win.
+ENDINGS = {
+    "win": (
+        N_("{seats} wins by shedding every card."),
+        N_("{seats} share the win by shedding every card."),
+    ),
+    "no_cups": (
+        N_("{seats} wins with the fewest cards: no Cups are left in play."),
+        N_("{seats} share the win with the fewest cards: no Cups are left in play."),
+    ),
+    "no_hands": (
+        N_("{seats} wins with the smallest graveyard: nobody has cards in hand."),
+        N_("{seats} share the win with the smallest graveyard: nobody has cards in hand."),
+    ),
+    "cap": (
+        N_("{seats} wins with the fewest cards after {turns} turns."),
+        N_("{seats} share the win with the fewest cards after {turns} turns."),
+    ),
+}
 
 
-def _card(code: str) -> str:
+def _card(code: str) -> Told:
     return the(code, "tarot")
 
 
-def _direction(state: CupsState) -> str:
-    return "right" if state.direction == RIGHT else "left"
-
-
-def describe(before: CupsState, seat: int, action: Action, after: CupsState) -> dict[str, Any]:
+def describe(before: CupsState, seat_no: int, action: Action, after: CupsState) -> dict[str, Any]:
     last = dict(after.last or ())
     kind = action["type"]
-    who = seat_name(seat)
+    who = seat(seat_no)
+    parts: list[Told]
     if kind == "gift":
         if "to" not in last:
-            return {"text": sentence(f"{who} chose a gift")}
+            return {"says": sentence(say(N_("{seat} chose a gift"), seat=who))}
         givers = list(last.get("givers", []))
-        clauses = [
-            f"{seat_name(last['to'])} received {plural(len(givers), 'gift')}"
-            + (f" from {seat_list(givers)}" if givers else ": nobody gave a card")
-        ]
+        if givers:
+            received = ngettext(
+                "{seat} received {n} gift from {givers}",
+                "{seat} received {n} gifts from {givers}",
+                len(givers),
+                seat=seat(last["to"]),
+                givers=seats(givers),
+            )
+        else:
+            received = say(N_("{seat} received 0 gifts: nobody gave a card"), seat=seat(last["to"]))
+        parts = [received]
     elif kind == "graveyard":
-        laid = f"{who} could not play and laid {plural(last['cards'], 'card')} face up"
-        laid += " as a graveyard"
-        clauses = [f"{laid}, then {_drawn(before, last['cards'], last['drew'], after)}"]
+        parts = [
+            ngettext(
+                "{seat} could not play and laid {n} card face up as a graveyard, then {drawn}",
+                "{seat} could not play and laid {n} cards face up as a graveyard, then {drawn}",
+                last["cards"],
+                seat=who,
+                drawn=_drawn(before, last["cards"], last["drew"]),
+            )
+        ]
     else:
-        clauses = [_play(before, seat, action["card"], last, after)]
-    clauses.extend(_end_of_turn(before, last, after))
-    text = sentence(*clauses)
+        parts = [_play(before, seat_no, action["card"], last, after)]
+    parts.extend(_end_of_turn(before, last, after))
+    ending: Told = None
     if after.phase == "over":
-        text += " " + RULES.view(after, None)["message"]
-    return {"text": text}
+        one, several = ENDINGS[after.ended]
+        message = one if len(after.winners) == 1 else several
+        args: dict[str, Told] = {"seats": seats(after.winners)}
+        if after.ended == "cap":
+            args["turns"] = TURN_CAP
+        ending = say(message, **args)
+    return {"says": text(sentence(*parts), ending)}
 
 
-def _play(before: CupsState, seat: int, card: str, last: dict[str, Any], after: CupsState) -> str:
-    who = seat_name(seat)
+def _play(
+    before: CupsState, seat_no: int, card: str, last: dict[str, Any], after: CupsState
+) -> Told:
+    who = seat(seat_no)
     effect = last.get("effect")
-    on = f"on {_card(before.active)}" if before.active else "on the empty dump"
-    played = f"{who} played {_card(card)} {on}"
+    if before.active:
+        played = say(
+            N_("{seat} played {card} on {active}"),
+            seat=who,
+            card=_card(card),
+            active=_card(before.active),
+        )
+    else:
+        played = say(N_("{seat} played {card} on the empty dump"), seat=who, card=_card(card))
     if effect == "draw":
-        drawn = _drawn(before, last.get("owed", last.get("drew", 0)), last.get("drew", 0), after)
-        return f"{played} and {drawn}"
+        drawn = _drawn(before, last.get("owed", last.get("drew", 0)), last.get("drew", 0))
+        return say(N_("{played} and {drawn}"), played=played, drawn=drawn)
     if effect == "take":
-        return (
-            f"{played}: the Cup of the same value takes {plural(last.get('took', 0), 'card')} "
-            "from the dump into their hand"
+        return ngettext(
+            "{played}: the Cup of the same value takes {n} card from the dump into their hand",
+            "{played}: the Cup of the same value takes {n} cards from the dump into their hand",
+            last.get("took", 0),
+            played=played,
         )
     if effect == "reverse":
-        return f"{played}, the active Cup: play reverses and now goes {_direction(after)}"
+        if after.direction == RIGHT:
+            message = N_("{played}, the active Cup: play reverses and now goes right")
+        else:
+            message = N_("{played}, the active Cup: play reverses and now goes left")
+        return say(message, played=played)
     if effect == "ace":
-        return f"{played}: an ace — everyone else gives {who} a card or none"
+        return say(
+            N_("{played}: an ace — everyone else gives {seat} a card or none"),
+            played=played,
+            seat=who,
+        )
     return played
 
 
-def _drawn(before: CupsState, owed: int, drew: int, after: CupsState) -> str:
+def _drawn(before: CupsState, owed: int, drew: int) -> Told:
     """What a draw of ``owed`` cards gave, where the stack held fewer (docs/rules/cups.md,
     "The stack runs out", and the ``shortfall`` option)."""
     if drew >= owed:
-        return f"drew {plural(drew, 'card')}"
+        return ngettext("drew {n} card", "drew {n} cards", drew)
     held = len(before.stack)
-    stack = f"the stack held {plural(held, 'card')}" if held else "the stack was empty"
+    stack = (
+        ngettext("the stack held {n} card", "the stack held {n} cards", held)
+        if held
+        else say(N_("the stack was empty"))
+    )
     short = owed - drew
     if before.shortfall == "democratic_league":
-        gone = f"{stack}, which left the game" if held else stack
-        took = f"{plural(drew, 'card')} from the bottom of the dump" if drew else "nothing"
-        text = f"had to draw {plural(owed, 'card')}: {gone}, so they took {took}"
-        return text + (f" ({short} forgiven)" if short else "")
-    took = ("they took them" if held > 1 else "they took it") if held else "they drew nothing"
-    whole = {1: "it", 2: "both"}.get(short, f"all {short}")
-    rest = f"the other {short}" if drew else whole
-    verb = "is" if rest == "it" else "are"
-    if before.shortfall == "magellan":
-        fate = f"{verb} dealt face up onto the dump after the reshuffle"
+        gone = say(N_("{stack}, which left the game"), stack=stack) if held else stack
+        took = (
+            ngettext(
+                "{n} card from the bottom of the dump",
+                "{n} cards from the bottom of the dump",
+                drew,
+            )
+            if drew
+            else say(N_("nothing"))
+        )
+        had = ngettext(
+            "had to draw {n} card: {gone}, so they took {took}",
+            "had to draw {n} cards: {gone}, so they took {took}",
+            owed,
+            gone=gone,
+            took=took,
+        )
+        return (
+            ngettext("{drawn} ({n} forgiven)", "{drawn} ({n} forgiven)", short, drawn=had)
+            if short
+            else had
+        )
+    if held:
+        took = say(N_("they took them")) if held > 1 else say(N_("they took it"))
     else:
-        fate = f"{verb} forgiven"
-    return f"had to draw {plural(owed, 'card')} but {stack}: {took}, and {rest} {fate}"
+        took = say(N_("they drew nothing"))
+    return ngettext(
+        "had to draw {n} card but {stack}: {took}, and {rest}",
+        "had to draw {n} cards but {stack}: {took}, and {rest}",
+        owed,
+        stack=stack,
+        took=took,
+        rest=_rest(short, drew > 0, before.shortfall == "magellan"),
+    )
 
 
-def _end_of_turn(before: CupsState, last: dict[str, Any], after: CupsState) -> list[str]:
-    clauses = []
+def _rest(short: int, drew: bool, dealt: bool) -> Told:
+    """What becomes of the ``short`` cards the stack lacked: dealt onto the dump after the
+    reshuffle (``dealt``), or forgiven; ``drew``: some were drawn (the others are not)."""
+    if drew:
+        if dealt:
+            return ngettext(
+                "the other {n} is dealt face up onto the dump after the reshuffle",
+                "the other {n} are dealt face up onto the dump after the reshuffle",
+                short,
+            )
+        return ngettext("the other {n} is forgiven", "the other {n} are forgiven", short)
+    if short == 1:
+        if dealt:
+            return say(N_("it is dealt face up onto the dump after the reshuffle"))
+        return say(N_("it is forgiven"))
+    if short == 2:
+        if dealt:
+            return say(N_("both are dealt face up onto the dump after the reshuffle"))
+        return say(N_("both are forgiven"))
+    if dealt:
+        return ngettext(
+            "all {n} are dealt face up onto the dump after the reshuffle",
+            "all {n} are dealt face up onto the dump after the reshuffle",
+            short,
+        )
+    return ngettext("all {n} are forgiven", "all {n} are forgiven", short)
+
+
+def _end_of_turn(before: CupsState, last: dict[str, Any], after: CupsState) -> list[Told]:
+    told: list[Told] = []
     picked = list(last.get("picked_up", []))
     if picked:
-        clauses.append(f"{seat_list(picked)} emptied their hand and picked up their graveyard")
+        told.append(
+            ngettext(
+                "{seats} emptied their hand and picked up their graveyard",
+                "{seats} emptied their hand and picked up their graveyard",
+                len(picked),
+                seats=seats(picked),
+            )
+        )
     if after.shuffles > before.shuffles:
         left = len(after.out) - len(before.out)
-        clause = "with the stack used up, the dump was shuffled into the stack"
-        if left:
-            clause += f" ({plural(left, 'card')} left the game)"
-        if after.active:
-            clause += f"; the new active card is {_card(after.active)}"
-        clauses.append(clause)
-    return clauses
+        shuffled = (
+            ngettext(
+                "with the stack used up, the dump was shuffled into the stack "
+                "({n} card left the game)",
+                "with the stack used up, the dump was shuffled into the stack "
+                "({n} cards left the game)",
+                left,
+            )
+            if left
+            else say(N_("with the stack used up, the dump was shuffled into the stack"))
+        )
+        active = (
+            say(N_("the new active card is {card}"), card=_card(after.active))
+            if after.active
+            else None
+        )
+        told.append(clauses(shuffled, active))
+    return told

@@ -7,7 +7,8 @@
 - ``tricks``: the trick-taking step that several games share;
 - ``cards``, ``options``, ``frozen``, ``phrasing``: card codes and seeded shuffles, table
   options, changing frozen states, naming seats in messages;
-- ``words``: wording shared by the describers; ``sampling``: the dealing shared by the
-  samplers;
+- ``account``: accounts of moves as message ids with their arguments, the ``N_`` marker,
+  and their rendering in a language; ``words``: wording shared by the describers;
+  ``sampling``: the dealing shared by the samplers;
 - ``game``: ``Game``, the bundle a game folder hands the registry (games/__init__.py).
 """

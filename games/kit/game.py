@@ -30,9 +30,10 @@ S = TypeVar("S")
 # Which drawing of the cards a game is shown with (the client has one set of faces each).
 Pack = Literal["french", "spanish", "tarot"]
 
-# The public account of one move: ``{"text": ...}``, seats named "Seat n" (the client puts
-# names in), plus ``"trick"`` (every card face up, its winner and points) when the move
-# completed one. It names no card that was not public.
+# The public account of one move: ``{"says": ...}``, what happened as message ids with their
+# arguments (games.kit.account), seats named by number, plus ``"trick"`` (every card face
+# up, its winner and points) when the move completed one. It names no card that was not
+# public.
 Account = dict[str, Any]
 Describer = Callable[[S, int, Action, S], Account]
 

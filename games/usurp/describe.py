@@ -1,7 +1,7 @@
-"""Usurp's actions in words (docs/rules/usurp.md): the Order declared, each card played
-face up with what it scored and for whom, Uprisings (face down: never which card), the
-answer to one — a Challenge turns the Downcard and says what it was — the reveal pile, and
-a hand's end with the Downcards turned then.
+"""Usurp's actions told (docs/rules/usurp.md, games.kit.account): the Order declared, each
+card played face up with what it scored and for whom, Uprisings (face down: never which
+card), the answer to one — a Challenge turns the Downcard and says what it was — the reveal
+pile, and a hand's end with the Downcards turned then.
 
 A hand's last card ends it and deals the next at once, so the state after it no longer
 holds the play's own record: the describer rebuilds that record with the engine's own
@@ -12,22 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kit.base import Action
-from games.kit.cards import card_name
+from games.kit.account import N_, Told, card, clauses, commas, say, seat, sentence, text
+from games.kit.base import Action, top_scorers
 from games.kit.frozen import evolve, remove_card
-from games.kit.phrasing import seat_name
-from games.kit.words import scoreline, sentence, the
+from games.kit.words import scores, the
 from games.usurp.plays import challenge, free_play, give_in, resolve
-from games.usurp.rules import RULES
-from games.usurp.table import UsurpState
+from games.usurp.table import OVER, UsurpState
 
-ORDER_WORDS = {"regal": "Regal (high wins)", "common": "Common (low wins)"}
-KIND_WORDS = {"score": "a Score", "usurp": "a Usurp", "sluff": "a Sluff Off"}
+ORDER_WORDS = {"regal": N_("Regal (high wins)"), "common": N_("Common (low wins)")}
+KIND_WORDS = {"score": N_("a Score"), "usurp": N_("a Usurp"), "sluff": N_("a Sluff Off")}
 
 
-def _gains(scored: Any) -> str:
-    parts = [f"{seat_name(s)} +{p}" for s, p in enumerate(scored or ()) if p]
-    return ", ".join(parts) if parts else "nobody scores"
+def _gains(scored: Any) -> Told:
+    parts = [
+        say(N_("{seat} +{points}"), seat=seat(s), points=p) for s, p in enumerate(scored or ()) if p
+    ]
+    return commas(parts) if parts else say(N_("nobody scores"))
 
 
 def _record(before: UsurpState, seat: int, action: Action) -> dict[str, Any]:
@@ -48,74 +48,134 @@ def _record(before: UsurpState, seat: int, action: Action) -> dict[str, Any]:
     return dict(step.last or ())
 
 
-def _play(before: UsurpState, seat: int, action: Action, hand_over: bool) -> str:
-    who = seat_name(seat)
+def _play(before: UsurpState, seat_no: int, action: Action, hand_over: bool) -> Told:
+    who = seat(seat_no)
+    other = seat(1 - seat_no)
     kind = action["type"]
     if kind == "order":
-        verb = "declared" if before.phase == "order" else "chose"
-        return f"{who} {verb} the Order: {ORDER_WORDS[action['order']]}"
+        if before.phase == "order":
+            message = N_("{seat} declared the Order: {order}")
+        else:
+            message = N_("{seat} chose the Order: {order}")
+        return say(message, seat=who, order=say(ORDER_WORDS[action["order"]]))
     if kind == "uprise":
-        return (
-            f"{who} rose up: a card face down on {the(before.upcard)}; "
-            f"{seat_name(1 - seat)} must give in or challenge"
+        return say(
+            N_("{seat} rose up: a card face down on {card}; {other} must give in or challenge"),
+            seat=who,
+            card=the(before.upcard),
+            other=other,
         )
-    record = _record(before, seat, action)
+    record = _record(before, seat_no, action)
     gains = _gains(record.get("scored"))
     on = the(record["on"]) if "on" in record else ""
     if kind == "score":
-        result = "beats it" if record.get("won") else "does not beat it"
-        return f"{who} scored with {the(action['card'])} on {on}: it {result} — {gains}"
+        if record.get("won"):
+            message = N_("{seat} scored with {card} on {on}: it beats it — {gains}")
+        else:
+            message = N_("{seat} scored with {card} on {on}: it does not beat it — {gains}")
+        return say(message, seat=who, card=the(action["card"]), on=on, gains=gains)
     if kind == "usurp":
-        order = ORDER_WORDS[action["order"]]
-        return f"{who} usurped with {the(action['card'])} on {on}, switching to {order} — {gains}"
+        return say(
+            N_("{seat} usurped with {card} on {on}, switching to {order} — {gains}"),
+            seat=who,
+            card=the(action["card"]),
+            on=on,
+            order=say(ORDER_WORDS[action["order"]]),
+            gains=gains,
+        )
     if kind == "sluff":
-        text = f"{who} sluffed off {the(action['card'])} on {on} — {gains}"
-        return text if hand_over else f"{text}; {seat_name(1 - seat)} has the free play"
+        if hand_over:
+            message = N_("{seat} sluffed off {card} on {on} — {gains}")
+        else:
+            message = N_("{seat} sluffed off {card} on {on} — {gains}; {other} has the free play")
+        return say(message, seat=who, card=the(action["card"]), on=on, gains=gains, other=other)
     if kind == "free_play":
-        return f"{who} took the free play with {the(action['card'])} — {gains}"
+        return say(
+            N_("{seat} took the free play with {card} — {gains}"),
+            seat=who,
+            card=the(action["card"]),
+            gains=gains,
+        )
     if kind == "give_in":
-        return f"{who} gave in: the Downcard stays face down — {gains}"
+        return say(
+            N_("{seat} gave in: the Downcard stays face down — {gains}"), seat=who, gains=gains
+        )
     played_as = record.get("played_as", "")
-    what = "a Reneg (it broke suit)" if record.get("reneg") else KIND_WORDS.get(played_as, "")
-    text = f"{who} challenged: the Downcard was {the(record['card'])} on {on}, {what} — {gains}"
+    if record.get("reneg"):
+        what: Told = say(N_("a Reneg (it broke suit)"))
+    else:
+        what = say(KIND_WORDS[played_as]) if played_as in KIND_WORDS else ""
     if played_as == "usurp" and not hand_over:
-        text += f"; {seat_name(1 - seat)} chooses the Order"
-    return text
+        message = N_(
+            "{seat} challenged: the Downcard was {card} on {on}, {what} — {gains}; "
+            "{other} chooses the Order"
+        )
+    else:
+        message = N_("{seat} challenged: the Downcard was {card} on {on}, {what} — {gains}")
+    return say(
+        message, seat=who, card=the(record["card"]), on=on, what=what, gains=gains, other=other
+    )
 
 
-def _hand_end(before: UsurpState, after: UsurpState) -> str:
+def _hand_end(before: UsurpState, after: UsurpState) -> Told:
     result = after.history[-1]
-    text = f" Hand {result.hand} is over ({scoreline(result.hand_points, 'Hand Point')}"
     turned = [
-        f"{seat_name(d.seat)}'s {card_name(d.card)}" + (" (a Reneg)" if d.reneg else "")
+        say(
+            # Translators: {card} has no article here ("Seat 1's queen of hearts").
+            N_("{seat}'s {card} (a Reneg)") if d.reneg else N_("{seat}'s {card}"),
+            seat=seat(d.seat),
+            card=card(d.card, "french", bare=True),
+        )
         for d in result.turned
     ]
-    if turned:
-        text += "; Downcards turned: " + ", ".join(turned)
-    renegs = _gains(result.reneg_points)
-    if any(result.reneg_points):
-        text += f"; Renegs: {renegs}"
-    text += ")"
+    details = clauses(
+        scores(result.hand_points, "Hand Point"),
+        say(N_("Downcards turned: {cards}"), cards=commas(turned)) if turned else None,
+        say(N_("Renegs: {gains}"), gains=_gains(result.reneg_points))
+        if any(result.reneg_points)
+        else None,
+    )
     if result.winner >= 0:
-        text += f": {seat_name(result.winner)} wins a Game Point."
-    else:
-        text += ": a tie, no Game Point."
-    if after.phase != "over":
-        text += (
-            f" Hand {after.hand_no}: {seat_name(after.dealer)} deals and declares the Order "
-            f"with {the(after.upcard)} up."
+        over = say(
+            N_("Hand {hand} is over ({details}): {seat} wins a Game Point."),
+            hand=result.hand,
+            details=details,
+            seat=seat(result.winner),
         )
-    return text
+    else:
+        over = say(
+            N_("Hand {hand} is over ({details}): a tie, no Game Point."),
+            hand=result.hand,
+            details=details,
+        )
+    if after.phase == OVER:
+        return over
+    return text(
+        over,
+        say(
+            N_("Hand {hand}: {seat} deals and declares the Order with {card} up."),
+            hand=after.hand_no,
+            seat=seat(after.dealer),
+            card=the(after.upcard),
+        ),
+    )
 
 
-def describe(before: UsurpState, seat: int, action: Action, after: UsurpState) -> dict[str, Any]:
+def _match_over(after: UsurpState) -> Told:
+    won = top_scorers(after.game_points)
+    if len(won) == 2:
+        return say(N_("The match is over: the Game Points are equal, so it is shared."))
+    return say(N_("The match is over: {seat} wins."), seat=seat(won[0]))
+
+
+def describe(before: UsurpState, seat_no: int, action: Action, after: UsurpState) -> dict[str, Any]:
     hand_over = len(after.history) > len(before.history)
-    clauses = [_play(before, seat, action, hand_over)]
+    parts = [_play(before, seat_no, action, hand_over)]
     if not hand_over and len(after.reveal) > len(before.reveal):
-        clauses.append(f"the reveal pile turns {the(after.reveal[-1])}")
-    text = sentence(*clauses)
-    if hand_over:
-        text += _hand_end(before, after)
-    if after.phase == "over":
-        text += " " + RULES.view(after, None)["message"]
-    return {"text": text}
+        parts.append(say(N_("the reveal pile turns {card}"), card=the(after.reveal[-1])))
+    told = text(
+        sentence(*parts),
+        _hand_end(before, after) if hand_over else None,
+        _match_over(after) if after.phase == OVER else None,
+    )
+    return {"says": told}

@@ -1,0 +1,37 @@
+"""The games' accounts of moves in a reader's language.
+
+A game tells a move as data — message ids with their arguments (games.kit.account) — and
+this module puts it into words with the ``games`` catalogue of the reader's language.
+Seats are named "Seat n" on the wire, in every language, for the reader's client to put
+the player's name in (docs/protocol.md); a text the server finishes itself, such as the
+transcript, is given the players' names instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.i18n.catalogues import words
+from games.kit.account import Told, render, seat_token
+
+
+def account_text(says: Told, language: str, names: Sequence[str] | None = None) -> str:
+    """``says`` in ``language``; ``names``: each seat's player, in seat order, put in for
+    "Seat n" (a seat past the list keeps its "Seat n")."""
+    if names is None:
+        return render(says, words(language, "games"))
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else seat_token(seat)
+
+    return render(says, words(language, "games"), name)
+
+
+def told_in(account: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """An account as the wire carries it to a reader of ``language``: its ``text`` in that
+    language, and without the data it was rendered from (``says``)."""
+    told = {key: value for key, value in account.items() if key != "says"}
+    if "says" in account:
+        told["text"] = account_text(account["says"], language)
+    return told
