@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.i18n.marks import N_
 from app.models import Sanction, iso, utcnow
 from app.people.origins import Speaker, covers
 from app.people.sessions import Origin
@@ -24,28 +25,54 @@ from app.refusal import Refusal
 from app.store import moderation as store
 
 
-def _until(until: datetime | None) -> str:
-    return "until it is lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+def _when(until: datetime) -> str:
+    return f"{until:%Y-%m-%d %H:%M}"
 
 
 def banned(sanction: Sanction) -> Refusal:
     """The refusal a banned person gets (login, a new session)."""
+    if sanction.until is None:
+        return Refusal(
+            "banned",
+            N_("This account is banned until it is lifted. Reason: {reason}"),
+            403,
+            reason=sanction.reason,
+        )
     return Refusal(
         "banned",
-        f"This account is banned {_until(sanction.until)}. Reason: {sanction.reason}",
+        N_("This account is banned until {when} UTC. Reason: {reason}"),
         403,
+        when=_when(sanction.until),
+        reason=sanction.reason,
     )
-
-
-def muted_text(until: datetime | None, reason: str) -> str:
-    """What a person muted site-wide is told (with a refused line, and on their pages)."""
-    return f"A moderator muted you everywhere {_until(until)}. Reason: {reason}"
 
 
 def muted(sanction: Sanction) -> Refusal:
     """The refusal of a line said by a person muted site-wide (``site_muted``: not the
     host's mute at one table, ``muted``)."""
-    return Refusal("site_muted", muted_text(sanction.until, sanction.reason), 403)
+    return _muted(sanction.until, sanction.reason)
+
+
+def _muted(until: datetime | None, reason: str) -> Refusal:
+    if until is None:
+        return Refusal(
+            "site_muted",
+            N_("A moderator muted you everywhere until it is lifted. Reason: {reason}"),
+            403,
+            reason=reason,
+        )
+    return Refusal(
+        "site_muted",
+        N_("A moderator muted you everywhere until {when} UTC. Reason: {reason}"),
+        403,
+        when=_when(until),
+        reason=reason,
+    )
+
+
+def muted_text(until: datetime | None, reason: str) -> str:
+    """What a person muted site-wide is told (with a refused line, and on their pages)."""
+    return _muted(until, reason).message
 
 
 def wire(sanction: Sanction) -> dict[str, Any]:

@@ -53,6 +53,7 @@ from app.store.people import (
     save_user,
     session_origins,
     session_user,
+    set_language,
     user_by_username_key,
     users_by_id,
 )
@@ -119,6 +120,7 @@ __all__ = [
     "save_user",
     "session_origins",
     "session_user",
+    "set_language",
     "set_muted",
     "set_watchers_chat",
     "start_match",
