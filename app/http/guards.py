@@ -27,8 +27,8 @@ from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.i18n.languages import COOKIE, choose
 from app.i18n.marks import N_
-from app.i18n.requests import request_language
 from app.observability.metrics import REFUSALS
 from app.refusal import Refusal
 
@@ -161,7 +161,15 @@ def _replay(body: bytes, rest: Receive) -> Receive:
 async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
     """The refusal's JSON answer, in the request's language (no account is known yet)."""
     code, status = refusal.code, refusal.status
-    message = refusal.text(request_language(HTTPConnection(scope)))
+    # Before the app is reached (no settings yet): the address's, the cookie's or the
+    # browser's language.
+    asked = HTTPConnection(scope)
+    language = choose(
+        asked=asked.query_params.get("lang"),
+        cookie=asked.cookies.get(COOKIE),
+        accept_language=asked.headers.get("accept-language"),
+    )
+    message = refusal.text(language)
     REFUSALS.labels(code=code).inc()
     body = orjson.dumps({"code": code, "message": message, "detail": message})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

@@ -177,3 +177,34 @@ def test_an_e_mail_is_in_its_recipients_language(database_url: str, tmp_path: Pa
         assert "Es tu turno en Cupid" in text
         assert "Recibes estos correos de Parlour porque los pediste." in text
         assert "It is your turn" not in text
+
+
+def test_a_request_refused_before_the_app_reads_it_is_worded_too(new_client: NewClient) -> None:
+    refused = new_client("Ann").post(
+        "/api/rooms",
+        content=b"game=cupid",
+        headers={"Content-Type": "text/plain", "Accept-Language": "fr"},
+    )
+    assert refused.status_code == 415
+    assert refused.json()["message"] == "Envoyez le corps de la requête en JSON."
+
+
+def test_every_page_opens_in_spanish(new_client: NewClient) -> None:
+    ann = account(new_client, "ann")
+    room = ann.post("/api/rooms", json={"game": "cupid", "seats": 2}).json()
+    expected = {
+        f"/rooms/{room['id']}": "Cupid en resumen",
+        f"/rooms/{room['id']}/watch": "Las reglas completas de Cupid",
+        "/tables": "<h1>Tus mesas</h1>",
+        "/friends": "Pedir amistad",
+        "/history": "Partidas públicas recientes",
+        "/leaderboard": "Mejores jugadores",
+        "/players/ann": "Evolución del nivel",
+        "/rules/cupid": "Jugar a Cupid",
+        "/notifications": "En este dispositivo",
+        "/matches/nosuch": "Esa partida no existe",
+    }
+    for path, text in expected.items():
+        page = unescape(ann.get(path, headers={"Accept-Language": "es"}).text)
+        assert page_language(page) == "es", path
+        assert text in page, path
