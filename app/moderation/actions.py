@@ -18,9 +18,11 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from app import store as common
+from app.i18n.catalogues import Words, words
+from app.i18n.languages import DEFAULT, known
 from app.i18n.marks import N_
 from app.models import ModerationEntry, Report, Sanction, User, iso, utcnow
-from app.moderation.sanctions import muted_text
+from app.moderation.sanctions import muted_for
 from app.people.confusables import name_key
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
@@ -199,8 +201,16 @@ class Moderation:
     async def warn(self, act: Act, key: str) -> dict[str, Any]:
         """A warning: recorded, and shown to the person (GET /api/me/moderation)."""
         entry = await self._person_act(act, key, "warn", lambda _session, _user: None)
-        self.live.tell(entry["target_id"], notice("warn", f"A moderator warns you: {act.reason}"))
+        said = await self._words_of(entry["target_id"])
+        told = said.gettext(N_("A moderator warns you: {reason}"), reason=act.reason)
+        self.live.tell(entry["target_id"], notice("warn", told))
         return entry
+
+    async def _words_of(self, user_id: str) -> Words:
+        """The words of the person a moderator's notice is for: their account's language,
+        else English (their pages' own language is not known here)."""
+        found = await self.database.call(common.languages_of, user_ids={user_id})
+        return words(known(found.get(user_id)) or DEFAULT)
 
     async def mute(self, act: Act, key: str, minutes: int) -> dict[str, Any]:
         """Mute the person's chat everywhere for ``minutes``."""
@@ -227,7 +237,8 @@ class Moderation:
             return {"until": iso(until)}
 
         entry = await self._person_act(act, key, "mute", work)
-        told = muted_text(until, act.reason)
+        said = await self._words_of(entry["target_id"])
+        told = muted_for(until=until, reason=act.reason).text(said.language)
         self.live.tell(entry["target_id"], notice("mute", told, iso(until)))
         return entry
 
@@ -286,7 +297,11 @@ class Moderation:
 
         entry = await self._person_act(act, key, f"un{kind}", work)
         if kind == "mute":
-            told = f"A moderator lifted your mute: you may talk again. Reason: {act.reason}"
+            said = await self._words_of(entry["target_id"])
+            told = said.gettext(
+                N_("A moderator lifted your mute: you may talk again. Reason: {reason}"),
+                reason=act.reason,
+            )
             self.live.tell(entry["target_id"], notice("unmute", told))
         return entry
 

@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import store as common
+from app.i18n.languages import DEFAULT, known
 from app.i18n.marks import N_
 from app.models import Sanction, iso, utcnow
 from app.people.origins import Speaker, covers
@@ -50,10 +52,12 @@ def banned(sanction: Sanction) -> Refusal:
 def muted(sanction: Sanction) -> Refusal:
     """The refusal of a line said by a person muted site-wide (``site_muted``: not the
     host's mute at one table, ``muted``)."""
-    return _muted(sanction.until, sanction.reason)
+    return muted_for(until=sanction.until, reason=sanction.reason)
 
 
-def _muted(until: datetime | None, reason: str) -> Refusal:
+def muted_for(*, until: datetime | None, reason: str) -> Refusal:
+    """The refusal of a person muted site-wide ``until`` then (None: until lifted); its
+    message is also what their open pages are told when the mute starts."""
     if until is None:
         return Refusal(
             "site_muted",
@@ -68,11 +72,6 @@ def _muted(until: datetime | None, reason: str) -> Refusal:
         when=_when(until),
         reason=reason,
     )
-
-
-def muted_text(until: datetime | None, reason: str) -> str:
-    """What a person muted site-wide is told (with a refused line, and on their pages)."""
-    return _muted(until, reason).message
 
 
 def wire(sanction: Sanction) -> dict[str, Any]:
@@ -113,17 +112,18 @@ def refuse_if_muted(*, session: Session, user_id: str) -> None:
 
 def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> dict[str, str]:
     """Which of these people are banned now, each with the message their sockets are sent
-    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text;
-    blocking: a worker thread's)."""
+    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text, the
+    message in the account's language; blocking: a worker thread's)."""
     with sessions() as session:
         bans = store.bans_among(session=session, user_ids=user_ids, now=utcnow())
+        languages = common.languages_of(session=session, user_ids={ban.user_id for ban in bans})
         return {
             ban.user_id: orjson.dumps(
                 {
                     "type": "banned",
                     "reason": ban.reason,
                     "until": iso(ban.until),
-                    "message": banned(ban).message,
+                    "message": banned(ban).text(known(languages.get(ban.user_id)) or DEFAULT),
                 }
             ).decode()
             for ban in bans

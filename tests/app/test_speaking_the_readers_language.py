@@ -9,6 +9,9 @@ import re
 from html import unescape
 from pathlib import Path
 
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
 import games
 from app.i18n.languages import LANGUAGES
 from app.routes.game_texts import BLURBS, CHOICE_LABELS, OPTION_LABELS, WALKTHROUGHS
@@ -16,6 +19,7 @@ from tests.app.helpers import NewClient, account
 from tests.app.notifying import account as notified_account
 from tests.app.notifying import deliver, emit, notifying_app, table_awaiting, turn
 from tests.app.receivers import smtp_server, text_of
+from tests.app.test_moderation import moderator
 
 
 def page_language(html: str) -> str:
@@ -208,3 +212,24 @@ def test_every_page_opens_in_spanish(new_client: NewClient) -> None:
         page = unescape(ann.get(path, headers={"Accept-Language": "es"}).text)
         assert page_language(page) == "es", path
         assert text in page, path
+
+
+def test_a_moderators_word_and_a_ban_reach_the_person_in_their_accounts_language(
+    new_client: NewClient,
+) -> None:
+    cat = account(new_client, "Cat")
+    assert cat.put("/api/me/language", json={"language": "fr"}).status_code == 200
+    mod = moderator(new_client)
+    with cat.websocket_connect("/ws/me") as page:
+        warned = mod.post("/api/moderation/warnings", json={"username": "Cat", "reason": "be kind"})
+        assert warned.status_code == 201, warned.text
+        assert page.receive_json()["text"] == "Un modérateur vous avertit : be kind"
+        body = {"username": "Cat", "reason": "cheating", "until": "2099-01-01T00:00:00Z"}
+        assert mod.post("/api/moderation/bans", json=body).status_code == 201
+        told = []
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                told.append(page.receive_json())
+    assert told[-1]["message"] == (
+        "Ce compte est banni jusqu'au 2099-01-01 00:00 UTC. Motif : cheating"
+    )
