@@ -55,7 +55,7 @@ def test_the_home_page_speaks_the_browsers_language_and_the_pickers(
 def test_every_page_has_a_picker_of_every_language_in_its_own_words(
     new_client: NewClient,
 ) -> None:
-    page = new_client(None).get("/leaderboard?lang=es").text
+    page = new_client(None).get("/leaderboard?game=coins&lang=es").text
     picker = re.search(r'<nav class="language-picker"[^>]*>(.*?)</nav>', page, re.S)
     assert picker is not None
     for code, own_name in LANGUAGES.items():
@@ -63,6 +63,8 @@ def test_every_page_has_a_picker_of_every_language_in_its_own_words(
         assert link is not None, (code, picker.group(1))
     current = re.findall(r'<a [^>]*aria-current="true"[^>]*>([^<]+)</a>', picker.group(1))
     assert current == ["Español"]
+    # Each link is the same page (its other parameters kept) in that language.
+    assert 'href="/leaderboard?game=coins&amp;lang=fr"' in picker.group(1)
     assert "<h1>Clasificación</h1>" in page
 
 
