@@ -48,6 +48,9 @@ class User(Base):
         String(100), default=None, unique=True, index=True
     )
     password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
+    # The language an account chose (app/i18n/languages.py; None: the request's own): its
+    # pages, errors, e-mails and notifications speak it.
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
 
 
 class AuthSession(Base):
@@ -318,6 +321,9 @@ class PushSubscription(Base):
     p256dh: Mapped[str] = mapped_column(String(200))
     auth: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The language the browser read the site in when it subscribed: a guest's push
+    # notifications speak it (an account's speak the account's setting first).
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
 
 
 class OutboxItem(Base):

@@ -13,6 +13,7 @@ fresh identity the mute covers (app/chat/mutes.py).
 from __future__ import annotations
 
 from app.chat.mutes import is_muted
+from app.i18n.marks import N_
 from app.people.origins import Speaker
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom
@@ -42,9 +43,9 @@ def check_speaker(room: LiveRoom, user_id: str | None, speaker: Speaker | None =
     """A speaker needs an identity, and the host must not have muted them — nor, as far
     as the server can tell, the person behind them (app/chat/mutes.py)."""
     if user_id is None:
-        raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
+        raise Refusal("no_session", N_("Start a session first (POST /api/session)."), 401)
     if is_muted(room, speaker if speaker is not None else Speaker(user_id)):
-        raise Refusal("muted", "The host has muted you at this table.", 403)
+        raise Refusal("muted", N_("The host has muted you at this table."), 403)
     return user_id
 
 
@@ -53,23 +54,23 @@ def check_channel(room: LiveRoom, seat: int | None, channel: str, chosen: bool =
     player's connection chose to read the watchers' channel)."""
     if channel == TABLE and seat is None:
         raise Refusal(
-            "not_seated", "Only the players write to the table; write to the watchers.", 403
+            "not_seated", N_("Only the players write to the table; write to the watchers."), 403
         )
     if channel != WATCHERS or seat is None:
         return
     if room.rated:
         raise Refusal(
             "watchers_chat_rated",
-            "At a rated table the players neither read nor write the watchers' chat.",
+            N_("At a rated table the players neither read nor write the watchers' chat."),
             403,
         )
     if not room.watchers_chat:
         raise Refusal(
-            "watchers_chat_off", "The host has closed the watchers' chat to the players.", 403
+            "watchers_chat_off", N_("The host has closed the watchers' chat to the players."), 403
         )
     if not chosen:
         raise Refusal(
             "watchers_chat_unread",
-            "Choose to read the watchers' chat before writing in it.",
+            N_("Choose to read the watchers' chat before writing in it."),
             403,
         )

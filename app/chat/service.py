@@ -21,6 +21,7 @@ from app.chat.access import CHANNELS, check_channel, check_speaker
 from app.chat.outlet import ChatOutlet, ChatReaders, Spoken
 from app.chat.recent import KEPT, RecentChat, RecentChats
 from app.chat.text import REACTIONS, checked_text
+from app.i18n.marks import N_
 from app.limits.buckets import PerKey
 from app.models import ChatMessage, iso, utcnow
 from app.moderation.sanctions import refuse_if_muted
@@ -71,8 +72,10 @@ class Chat:
         if not limits.allow(user_id, self.clock()):
             raise Refusal(
                 "rate_limited",
-                f"Slow down: {self.rate:g} a second, bursts of {self.burst}. Wait a moment.",
+                N_("Slow down: {rate:g} a second, bursts of {burst}. Wait a moment."),
                 429,
+                rate=self.rate,
+                burst=self.burst,
             )
 
     async def say(
@@ -112,7 +115,7 @@ class Chat:
         await self.database.call(refuse_if_muted, user_id=speaker)
         stored = await self.database.call(store.add_chat, message=line)
         if stored is None:
-            raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
+            raise Refusal("no_session", N_("Start a session first (POST /api/session)."), 401)
         self._spread(room, Spoken.of(channel, chat_body(stored)))
 
     async def react(
@@ -120,12 +123,17 @@ class Chat:
     ) -> None:
         """Hand on a player's reaction (never stored); Refusal when it is refused."""
         if reaction not in REACTIONS:
-            raise Refusal("unknown_reaction", f"Reactions are {', '.join(REACTIONS)}.", 422)
+            raise Refusal(
+                "unknown_reaction",
+                N_("Reactions are {reactions}."),
+                422,
+                reactions=", ".join(REACTIONS),
+            )
         speaker = check_speaker(room, user_id, origin)
         seat = room.seat_of(speaker)
         holder = room.seats[seat] if seat is not None else None
         if seat is None or holder is None:
-            raise Refusal("not_seated", "Only the players send reactions.", 403)
+            raise Refusal("not_seated", N_("Only the players send reactions."), 403)
         self._check_rate(self._reactions, speaker)
         # A moderator's mute covers reactions too, on every process (read from the database).
         await self.database.call(refuse_if_muted, user_id=speaker)

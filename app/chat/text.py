@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from app.i18n.marks import N_
 from app.invisible import looks_blank
 from app.refusal import Refusal
 
@@ -44,17 +45,19 @@ def checked_text(text: str) -> str:
     long."""
     cleaned = clean(text)
     if not cleaned:
-        raise Refusal("chat_empty", "Write something first.", 422)
+        raise Refusal("chat_empty", N_("Write something first."), 422)
     if looks_blank(cleaned):
         raise Refusal(
             "chat_invisible",
-            "This message shows nothing: it is made only of invisible characters.",
+            N_("This message shows nothing: it is made only of invisible characters."),
             422,
         )
     if len(cleaned) > MAX_CHARS:
         raise Refusal(
             "chat_too_long",
-            f"A message is at most {MAX_CHARS} characters; this one has {len(cleaned)}.",
+            N_("A message is at most {most} characters; this one has {length}."),
             422,
+            most=MAX_CHARS,
+            length=len(cleaned),
         )
     return cleaned

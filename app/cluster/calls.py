@@ -63,7 +63,10 @@ class Calls:
         if reply["ok"]:
             answer.set_result(reply["result"])
         else:
-            answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
+            refused = Refusal(
+                reply["code"], reply["message"], reply["status"], **reply.get("params", {})
+            )
+            answer.set_exception(refused)
 
     def owner_left(self, process_id: str) -> None:
         """``process_id`` handed its rooms over: whatever it did, its answers and notices

@@ -369,11 +369,18 @@ class Cluster:
                     raise not_owner()
                 result = await self.rooms.run_here(room, request["verb"], request["args"])
         except Refusal as error:
-            reply.update(ok=False, code=error.code, message=error.message, status=error.status)
+            # Its message id and params go along: the asker translates it for its reader.
+            reply.update(
+                ok=False,
+                code=error.code,
+                message=error.message_id,
+                params=error.params,
+                status=error.status,
+            )
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
             down = unavailable()
-            reply.update(ok=False, code=down.code, message=down.message, status=down.status)
+            reply.update(ok=False, code=down.code, message=down.message_id, status=down.status)
         else:
             if request["verb"] == "act":
                 # The notice of the act says it was done: no answer of its own (the

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
+from app.i18n.marks import N_
 from app.limits.quotas import Limiter
 from app.observability.context import person
 from app.people.browser_mark import BrowserMarks
@@ -94,19 +95,21 @@ async def current_user_or_none(request: Request) -> Identity | None:
     identity = await auth.identify(request.cookies.get(request.app.state.settings.cookie_name))
     if identity is not None:
         person(identity.id)  # the request's log lines name whom they are for
+        # An error answering this request speaks the account's language (app/http/errors.py).
+        request.state.account_language = identity.language
     return identity
 
 
 async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:
     if user is None:
-        raise Refusal("no_session", "Start a session first (POST /api/session).", 401)
+        raise Refusal("no_session", N_("Start a session first (POST /api/session)."), 401)
     return user
 
 
 async def current_account(user: Annotated[Identity, Depends(current_user)]) -> Identity:
     if not user.is_account:
         raise Refusal(
-            "not_an_account", "Only an account can do that: create one or log in first.", 403
+            "not_an_account", N_("Only an account can do that: create one or log in first."), 403
         )
     return user
 

@@ -24,9 +24,13 @@ from urllib.parse import urlsplit
 
 import orjson
 from starlette.datastructures import Headers
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.i18n.languages import COOKIE, choose
+from app.i18n.marks import N_
 from app.observability.metrics import REFUSALS
+from app.refusal import Refusal
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Paths whose POST acts on a signed token in the URL, for whoever holds the link
@@ -86,27 +90,32 @@ class HttpGuards:
             else:
                 refusal = self._refusal(headers)
             if refusal is not None:
-                await _refuse(send_with_headers, *refusal)
+                await _refuse(scope, send_with_headers, refusal)
                 return
             body = await self._read_body(receive)
             if body is None:
-                await _refuse(send_with_headers, 413, "body_too_large", self._too_large())
+                await _refuse(scope, send_with_headers, self._too_large())
                 return
             receive = _replay(body, receive)
         await self.app(scope, receive, send_with_headers)
 
-    def _too_large(self) -> str:
-        return f"Request bodies are at most {self.max_body} bytes."
+    def _too_large(self) -> Refusal:
+        return Refusal(
+            "body_too_large",
+            N_("Request bodies are at most {most} bytes."),
+            413,
+            most=self.max_body,
+        )
 
-    def _size_refusal(self, headers: Headers) -> tuple[int, str, str] | None:
+    def _size_refusal(self, headers: Headers) -> Refusal | None:
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
-            return 413, "body_too_large", self._too_large()
+            return self._too_large()
         return None
 
-    def _refusal(self, headers: Headers) -> tuple[int, str, str] | None:
+    def _refusal(self, headers: Headers) -> Refusal | None:
         if not origin_allowed(headers, self.allowed):
-            return 403, "bad_origin", "This request came from another site."
+            return Refusal("bad_origin", N_("This request came from another site."), 403)
         too_large = self._size_refusal(headers)
         if too_large is not None:
             return too_large
@@ -114,7 +123,7 @@ class HttpGuards:
         has_body = (length is not None and length != "0") or "transfer-encoding" in headers
         media = headers.get("content-type", "").split(";")[0].strip().lower()
         if has_body and media != "application/json":
-            return 415, "unsupported_media_type", "Send the request body as JSON."
+            return Refusal("unsupported_media_type", N_("Send the request body as JSON."), 415)
         return None
 
     async def _read_body(self, receive: Receive) -> bytes | None:
@@ -149,7 +158,18 @@ def _replay(body: bytes, rest: Receive) -> Receive:
     return receive
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+async def _refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
+    """The refusal's JSON answer, in the request's language (no account is known yet)."""
+    code, status = refusal.code, refusal.status
+    # Before the app is reached (no settings yet): the address's, the cookie's or the
+    # browser's language.
+    asked = HTTPConnection(scope)
+    language = choose(
+        asked=asked.query_params.get("lang"),
+        cookie=asked.cookies.get(COOKIE),
+        accept_language=asked.headers.get("accept-language"),
+    )
+    message = refusal.text(language)
     REFUSALS.labels(code=code).inc()
     body = orjson.dumps({"code": code, "message": message, "detail": message})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

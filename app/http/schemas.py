@@ -30,6 +30,13 @@ class LoginIn(Strict):
     password: str
 
 
+class LanguageIn(Strict):
+    """An account's language: a code of app/i18n/languages.py, or ``null`` for none (the
+    request's own: the picker's cookie or the browser's)."""
+
+    language: str | None
+
+
 class NotificationsIn(Strict):
     """An account's notification settings; a field left out keeps its value, and ``null``
     for ``email`` or ``webhook_url`` removes it."""

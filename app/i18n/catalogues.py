@@ -23,14 +23,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from app.i18n.languages import DEFAULT, LANGUAGES
+from app.i18n.paths import DOMAINS, catalogue_path
 from app.i18n.pseudo import PSEUDO, pseudo_translations
-
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-DOMAINS = ("messages", "games", "client")
-
-
-def catalogue_path(language: str, domain: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
 
 
 def compile_all() -> list[Path]:

@@ -16,8 +16,8 @@ from typing import Any
 from babel import Locale
 from babel.messages.pofile import read_po
 
-from app.i18n.catalogues import catalogue_path
 from app.i18n.languages import DEFAULT
+from app.i18n.paths import catalogue_path
 from app.i18n.pseudo import PSEUDO, pseudo_catalog
 
 # Numbers enough to meet every plural category of the languages Parlour speaks

@@ -18,8 +18,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from app.i18n.catalogues import DOMAINS, catalogue_path
 from app.i18n.languages import DEFAULT, LANGUAGES
+from app.i18n.paths import DOMAINS, catalogue_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -38,6 +38,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.config import Settings
+from app.i18n.marks import N_, Mark
 from app.observability.metrics import REDIS_ERRORS
 from app.refusal import Refusal, unavailable
 
@@ -67,8 +68,8 @@ class Over:
 
 
 # The refusals of the tables' and the codes' quotas: a code and the start of a message.
-ROOMS = ("too_many_rooms", "Too many new tables")
-LOOKUPS = ("too_many_lookups", "Too many room codes tried")
+ROOMS = ("too_many_rooms", Mark(N_("Too many new tables")))
+LOOKUPS = ("too_many_lookups", Mark(N_("Too many room codes tried")))
 
 
 @dataclass(frozen=True)
@@ -91,21 +92,21 @@ class SiteQuotas:
                 settings.login_attempts_per_account_address,
                 login,
                 "too_many_attempts",
-                "Too many failed logins to this account from your address",
+                Mark(N_("Too many failed logins to this account from your address")),
             ),
             Quota(
                 "login-address",
                 settings.login_attempts_per_address,
                 login,
                 "too_many_address_attempts",
-                "Too many failed logins from your address",
+                Mark(N_("Too many failed logins from your address")),
             ),
             Quota(
                 "login-account",
                 settings.login_attempts_per_account,
                 settings.login_account_window_seconds,
                 "too_many_account_attempts",
-                "Too many failed logins to this account from everywhere",
+                Mark(N_("Too many failed logins to this account from everywhere")),
             ),
             Quota("rooms-person", settings.rooms_per_hour_per_person, hour, *ROOMS),
             Quota("rooms-address", settings.rooms_per_hour_per_address, hour, *ROOMS),
@@ -115,14 +116,14 @@ class SiteQuotas:
                 settings.signups_per_hour_per_address,
                 hour,
                 "too_many_signups",
-                "Too many new accounts from your address",
+                Mark(N_("Too many new accounts from your address")),
             ),
             Quota(
                 "guests-address",
                 settings.guests_per_hour_per_address,
                 hour,
                 "too_many_guests",
-                "Too many new guests from your address",
+                Mark(N_("Too many new guests from your address")),
             ),
         )
 
@@ -301,4 +302,10 @@ class Limiter:
 def _refuse_if(over: Over | None) -> None:
     if over is not None:
         seconds = max(1, math.ceil(over.seconds))
-        raise Refusal(over.quota.code, f"{over.quota.what}; try again in {seconds} s.", 429)
+        raise Refusal(
+            over.quota.code,
+            N_("{what}; try again in {seconds} s."),
+            429,
+            what=over.quota.what,
+            seconds=seconds,
+        )

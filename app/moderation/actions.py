@@ -18,8 +18,11 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from app import store as common
+from app.i18n.catalogues import Words, words
+from app.i18n.languages import DEFAULT, known
+from app.i18n.marks import N_
 from app.models import ModerationEntry, Report, Sanction, User, iso, utcnow
-from app.moderation.sanctions import muted_text
+from app.moderation.sanctions import muted_for
 from app.people.confusables import name_key
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
@@ -44,7 +47,7 @@ class Retractions(Protocol):
 
 
 def not_moderator() -> Refusal:
-    return Refusal("not_moderator", "Only a moderator can do that.", 403)
+    return Refusal("not_moderator", N_("Only a moderator can do that."), 403)
 
 
 def find_person(session: Session, key: str) -> User:
@@ -53,16 +56,21 @@ def find_person(session: Session, key: str) -> User:
     if user is None:
         user = session.get(User, key)
     if user is None:
-        raise Refusal("player_not_found", f"There is no player called {key}.", 404)
+        raise Refusal("player_not_found", N_("There is no player called {key}."), 404, key=key)
     return user
 
 
 def checked_reason(reason: str) -> str:
     words = reason.strip()
     if not words:
-        raise Refusal("bad_reason", "Say why: the person and the audit log are told.", 422)
+        raise Refusal("bad_reason", N_("Say why: the person and the audit log are told."), 422)
     if len(words) > REASON_MAX:
-        raise Refusal("bad_reason", f"Say why in at most {REASON_MAX} characters.", 422)
+        raise Refusal(
+            "bad_reason",
+            N_("Say why in at most {most} characters."),
+            422,
+            most=REASON_MAX,
+        )
     return words
 
 
@@ -94,12 +102,18 @@ class Act:
         for report_id in self.report_ids:
             report = session.get(Report, report_id)
             if report is None:
-                raise Refusal("report_not_found", f"There is no report {report_id}.", 404)
+                raise Refusal(
+                    "report_not_found",
+                    N_("There is no report {report_id}."),
+                    404,
+                    report_id=report_id,
+                )
             if report.reported_id != target:
                 raise Refusal(
                     "report_elsewhere",
-                    f"Report {report_id} is about someone else: this action cannot answer it.",
+                    N_("Report {report_id} is about someone else: this action cannot answer it."),
                     422,
+                    report_id=report_id,
                 )
 
     def record(
@@ -173,7 +187,7 @@ class Moderation:
         def run(session: Session) -> dict[str, Any]:
             user = find_person(session, key)
             if user.id == act.moderator.id:
-                raise Refusal("moderate_self", "You cannot do that to yourself.", 422)
+                raise Refusal("moderate_self", N_("You cannot do that to yourself."), 422)
             act.check_reports(session, user.id)
             more = work(session, user) or {}
             entry = act.record(session, action, user.id, **more)
@@ -187,13 +201,26 @@ class Moderation:
     async def warn(self, act: Act, key: str) -> dict[str, Any]:
         """A warning: recorded, and shown to the person (GET /api/me/moderation)."""
         entry = await self._person_act(act, key, "warn", lambda _session, _user: None)
-        self.live.tell(entry["target_id"], notice("warn", f"A moderator warns you: {act.reason}"))
+        said = await self._words_of(entry["target_id"])
+        told = said.gettext(N_("A moderator warns you: {reason}"), reason=act.reason)
+        self.live.tell(entry["target_id"], notice("warn", told))
         return entry
+
+    async def _words_of(self, user_id: str) -> Words:
+        """The words of the person a moderator's notice is for: their account's language,
+        else English (their pages' own language is not known here)."""
+        found = await self.database.call(common.languages_of, user_ids={user_id})
+        return words(known(found.get(user_id)) or DEFAULT)
 
     async def mute(self, act: Act, key: str, minutes: int) -> dict[str, Any]:
         """Mute the person's chat everywhere for ``minutes``."""
         if not 1 <= minutes <= MUTE_MINUTES_MAX:
-            raise Refusal("bad_duration", f"A mute lasts 1 to {MUTE_MINUTES_MAX} minutes.", 422)
+            raise Refusal(
+                "bad_duration",
+                N_("A mute lasts 1 to {most} minutes."),
+                422,
+                most=MUTE_MINUTES_MAX,
+            )
         until = utcnow() + timedelta(minutes=minutes)
 
         def work(session: Session, user: User) -> dict[str, Any]:
@@ -210,7 +237,8 @@ class Moderation:
             return {"until": iso(until)}
 
         entry = await self._person_act(act, key, "mute", work)
-        told = muted_text(until, act.reason)
+        said = await self._words_of(entry["target_id"])
+        told = muted_for(until=until, reason=act.reason).text(said.language)
         self.live.tell(entry["target_id"], notice("mute", told, iso(until)))
         return entry
 
@@ -218,7 +246,7 @@ class Moderation:
         """Ban the person (until a time, or until lifted): every session ends, every
         socket closes, logins and new guests from their browsers and addresses are refused."""
         if until is not None and until <= utcnow():
-            raise Refusal("bad_duration", "A ban ends in the future (or leave out until).", 422)
+            raise Refusal("bad_duration", N_("A ban ends in the future (or leave out until)."), 422)
 
         def work(session: Session, user: User) -> dict[str, Any]:
             now = utcnow()
@@ -264,11 +292,16 @@ class Moderation:
         def work(session: Session, user: User) -> None:
             if not store.lift_sanction(session=session, user_id=user.id, kind=kind):
                 name = user.username or user.name
-                raise Refusal(f"not_{word}", f"{name} is not {word}.", 404)
+                said = N_("{name} is not banned.") if kind == "ban" else N_("{name} is not muted.")
+                raise Refusal(f"not_{word}", said, 404, name=name)
 
         entry = await self._person_act(act, key, f"un{kind}", work)
         if kind == "mute":
-            told = f"A moderator lifted your mute: you may talk again. Reason: {act.reason}"
+            said = await self._words_of(entry["target_id"])
+            told = said.gettext(
+                N_("A moderator lifted your mute: you may talk again. Reason: {reason}"),
+                reason=act.reason,
+            )
             self.live.tell(entry["target_id"], notice("unmute", told))
         return entry
 
@@ -279,7 +312,7 @@ class Moderation:
         def run(session: Session) -> tuple[dict[str, Any], str, str]:
             line = store.chat_line(session=session, chat_id=chat_id)
             if line is None:
-                raise Refusal("chat_not_found", "There is no such chat line (any more).", 404)
+                raise Refusal("chat_not_found", N_("There is no such chat line (any more)."), 404)
             room_id, channel, speaker = line.room_id, line.channel, line.user_id
             act.check_reports(session, speaker)
             details = {"chat_id": chat_id, "room_id": room_id, "name": line.name, "text": line.text}
@@ -307,7 +340,7 @@ class Moderation:
         """Close a table: a waiting one closes, a match in play ends as abandoned."""
         room = await self._room(room_id)
         if room is None:
-            raise Refusal("room_not_found", "There is no such room.", 404)
+            raise Refusal("room_not_found", N_("There is no such room."), 404)
         if act.report_ids:  # checked before the table closes: a refusal changes nothing
             await self.database.run(lambda session: act.check_reports(session, room.host_id))
         await self.rooms.close_table(room)
@@ -323,14 +356,20 @@ class Moderation:
     async def handle_report(self, act: Act, report_id: int, status: str) -> dict[str, Any]:
         """Resolve or dismiss an open report."""
         if status not in HANDLED:
-            raise Refusal("bad_status", "A report is resolved or dismissed.", 422)
+            raise Refusal("bad_status", N_("A report is resolved or dismissed."), 422)
 
         def run(session: Session) -> dict[str, Any]:
             report = session.get(Report, report_id)
             if report is None:
-                raise Refusal("report_not_found", "There is no such report.", 404)
+                raise Refusal("report_not_found", N_("There is no such report."), 404)
             if report.status != "open":
-                raise Refusal("report_handled", f"That report was {report.status} already.", 409)
+                raise Refusal(
+                    "report_handled",
+                    N_("That report was resolved already.")
+                    if report.status == "resolved"
+                    else N_("That report was dismissed already."),
+                    409,
+                )
             done = Act(act.moderator, act.reason)
             store.handle_reports(
                 session=session,

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import store as common
+from app.i18n.marks import N_
 from app.models import ChatMessage, Report, Room, User, iso, utcnow
 from app.people.confusables import name_key
 from app.refusal import Refusal
@@ -59,7 +60,9 @@ def _reported(session: Session, username: str, line: ChatMessage | None, room: R
         guest = session.get(User, seated[0])
         if guest is not None:
             return guest
-    raise Refusal("player_not_found", f"There is no player called {username}.", 404)
+    raise Refusal(
+        "player_not_found", N_("There is no player called {username}."), 404, username=username
+    )
 
 
 def file_report(
@@ -74,35 +77,43 @@ def file_report(
 ) -> Report:
     """Check and store a report with its evidence (committed); a Refusal changes nothing."""
     if reason not in REASONS:
-        raise Refusal("bad_reason", f"A report's reason is one of {', '.join(REASONS)}.", 422)
+        raise Refusal(
+            "bad_reason",
+            N_("A report's reason is one of {reasons}."),
+            422,
+            reasons=", ".join(REASONS),
+        )
     words = text.strip()
     if len(words) > TEXT_MAX:
-        raise Refusal("bad_text", f"Say it in at most {TEXT_MAX} characters.", 422)
+        raise Refusal("bad_text", N_("Say it in at most {most} characters."), 422, most=TEXT_MAX)
     line = None
     if chat_id is not None:
         line = store.chat_line(session=session, chat_id=chat_id)
         if line is None:
-            raise Refusal("chat_not_found", "There is no such chat line (any more).", 404)
+            raise Refusal("chat_not_found", N_("There is no such chat line (any more)."), 404)
         if room_id is not None and line.room_id != room_id:
-            raise Refusal("bad_evidence", "That chat line was not said at that table.", 422)
+            raise Refusal("bad_evidence", N_("That chat line was not said at that table."), 422)
         room_id = line.room_id
     room = None
     if room_id is not None:
         room = session.get(Room, room_id)
         if room is None:
-            raise Refusal("room_not_found", "There is no such room.", 404)
+            raise Refusal("room_not_found", N_("There is no such room."), 404)
     reported = _reported(session, username, line, room)
     if reported.id == reporter_id:
-        raise Refusal("report_self", "You cannot report yourself.", 422)
+        raise Refusal("report_self", N_("You cannot report yourself."), 422)
     if line is not None and line.user_id != reported.id:
-        raise Refusal("bad_evidence", f"That chat line is not {username}'s.", 422)
+        raise Refusal(
+            "bad_evidence", N_("That chat line is not {username}'s."), 422, username=username
+        )
     now = utcnow()
     since = now - timedelta(hours=1)
     if store.reports_since(session=session, reporter_id=reporter_id, since=since) >= PER_HOUR:
         raise Refusal(
             "too_many_reports",
-            f"You may send {PER_HOUR} reports an hour; the moderators have yours.",
+            N_("You may send {count} reports an hour; the moderators have yours."),
             429,
+            count=PER_HOUR,
         )
     evidence: dict[str, Any] = {"username": reported.username, "name": reported.name}
     if line is not None:

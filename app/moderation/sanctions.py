@@ -17,6 +17,9 @@ from typing import Any
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
+from app import store as common
+from app.i18n.languages import DEFAULT, known
+from app.i18n.marks import N_
 from app.models import Sanction, iso, utcnow
 from app.people.origins import Speaker, covers
 from app.people.sessions import Origin
@@ -24,28 +27,51 @@ from app.refusal import Refusal
 from app.store import moderation as store
 
 
-def _until(until: datetime | None) -> str:
-    return "until it is lifted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+def _when(until: datetime) -> str:
+    return f"{until:%Y-%m-%d %H:%M}"
 
 
 def banned(sanction: Sanction) -> Refusal:
     """The refusal a banned person gets (login, a new session)."""
+    if sanction.until is None:
+        return Refusal(
+            "banned",
+            N_("This account is banned until it is lifted. Reason: {reason}"),
+            403,
+            reason=sanction.reason,
+        )
     return Refusal(
         "banned",
-        f"This account is banned {_until(sanction.until)}. Reason: {sanction.reason}",
+        N_("This account is banned until {when} UTC. Reason: {reason}"),
         403,
+        when=_when(sanction.until),
+        reason=sanction.reason,
     )
-
-
-def muted_text(until: datetime | None, reason: str) -> str:
-    """What a person muted site-wide is told (with a refused line, and on their pages)."""
-    return f"A moderator muted you everywhere {_until(until)}. Reason: {reason}"
 
 
 def muted(sanction: Sanction) -> Refusal:
     """The refusal of a line said by a person muted site-wide (``site_muted``: not the
     host's mute at one table, ``muted``)."""
-    return Refusal("site_muted", muted_text(sanction.until, sanction.reason), 403)
+    return muted_for(until=sanction.until, reason=sanction.reason)
+
+
+def muted_for(*, until: datetime | None, reason: str) -> Refusal:
+    """The refusal of a person muted site-wide ``until`` then (None: until lifted); its
+    message is also what their open pages are told when the mute starts."""
+    if until is None:
+        return Refusal(
+            "site_muted",
+            N_("A moderator muted you everywhere until it is lifted. Reason: {reason}"),
+            403,
+            reason=reason,
+        )
+    return Refusal(
+        "site_muted",
+        N_("A moderator muted you everywhere until {when} UTC. Reason: {reason}"),
+        403,
+        when=_when(until),
+        reason=reason,
+    )
 
 
 def wire(sanction: Sanction) -> dict[str, Any]:
@@ -86,17 +112,18 @@ def refuse_if_muted(*, session: Session, user_id: str) -> None:
 
 def banned_users(sessions: sessionmaker[Session], user_ids: set[str]) -> dict[str, str]:
     """Which of these people are banned now, each with the message their sockets are sent
-    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text;
-    blocking: a worker thread's)."""
+    before they close: ``{"type": "banned", "reason", "until", "message"}`` (JSON text, the
+    message in the account's language; blocking: a worker thread's)."""
     with sessions() as session:
         bans = store.bans_among(session=session, user_ids=user_ids, now=utcnow())
+        languages = common.languages_of(session=session, user_ids={ban.user_id for ban in bans})
         return {
             ban.user_id: orjson.dumps(
                 {
                     "type": "banned",
                     "reason": ban.reason,
                     "until": iso(ban.until),
-                    "message": banned(ban).message,
+                    "message": banned(ban).text(known(languages.get(ban.user_id)) or DEFAULT),
                 }
             ).decode()
             for ban in bans

@@ -13,10 +13,12 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+from app.i18n.marks import N_, Worded
+
 MAX_URL = 2000
 
 
-class UnsafeUrl(ValueError):
+class UnsafeUrl(Worded):
     """A URL the server will not send to; the message says why."""
 
 
@@ -25,18 +27,18 @@ def check_form(url: str) -> str:
     no user name or password in it); else UnsafeUrl."""
     url = url.strip()
     if len(url) > MAX_URL:
-        raise UnsafeUrl(f"The URL is longer than {MAX_URL} characters.")
+        raise UnsafeUrl(N_("The URL is longer than {most} characters."), most=MAX_URL)
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (a bad port raises here)
     except ValueError:
-        raise UnsafeUrl("That is not a valid URL.") from None
+        raise UnsafeUrl(N_("That is not a valid URL.")) from None
     if parts.scheme not in ("http", "https"):
-        raise UnsafeUrl("The URL must start with http:// or https://.")
+        raise UnsafeUrl(N_("The URL must start with http:// or https://."))
     if not parts.hostname:
-        raise UnsafeUrl("The URL has no host name.")
+        raise UnsafeUrl(N_("The URL has no host name."))
     if parts.username is not None or parts.password is not None:
-        raise UnsafeUrl("Put no user name or password in the URL.")
+        raise UnsafeUrl(N_("Put no user name or password in the URL."))
     return url
 
 
@@ -59,7 +61,7 @@ async def check_reachable(url: str, *, allow_private: bool) -> str:
     try:
         found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError:
-        raise UnsafeUrl(f"The host {host} cannot be found.") from None
+        raise UnsafeUrl(N_("The host {host} cannot be found."), host=host) from None
     if not found or any(is_internal(str(entry[4][0])) for entry in found):
-        raise UnsafeUrl("The URL points to a private or local address, which is not allowed.")
+        raise UnsafeUrl(N_("The URL points to a private or local address, which is not allowed."))
     return url

@@ -34,7 +34,7 @@ def kind_of(signal: Signal) -> str:
 
 def details_of(signal: Signal) -> dict[str, Any]:
     if isinstance(signal, MatchEnded):
-        return {"summary": signal.summary}
+        return {"summary": signal.summary, "summary_words": signal.worded}
     if isinstance(signal, Invited):
         return {"from": signal.by, "invitation": signal.invitation_id}
     return {"deadline": iso_utc(signal.deadline)}

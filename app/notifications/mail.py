@@ -3,7 +3,8 @@ confirmation link) and sending them through the SMTP server the settings name
 (aiosmtplib, on the event loop: sending waits on the network, never blocks it).
 
 Every digest carries a ``List-Unsubscribe`` header with one-click unsubscribing
-(RFC 8058: ``List-Unsubscribe-Post``) and the same link in its text.
+(RFC 8058: ``List-Unsubscribe-Post``) and the same link in its text. Each e-mail is in its
+recipient's language (``said``: the account's setting, else English).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Protocol
 import aiosmtplib
 
 from app.config import Settings
+from app.i18n.catalogues import Words
+from app.i18n.marks import N_
 
 SITE = "Parlour"
 
@@ -78,30 +81,51 @@ def digest(
     entries: list[DigestEntry],
     unsubscribe: str,
     manage: str,
+    said: Words,
 ) -> EmailMessage:
     """One e-mail listing every entry, each with its table's link."""
-    several = len(entries) > 1
-    subject = f"{len(entries)} updates from your tables" if several else entries[0].line
-    lines = [f"{len(entries)} of your tables need a look:" if several else ""]
+    count = len(entries)
+    several = count > 1
+    subject = (
+        said.ngettext("{n} update from your tables", "{n} updates from your tables", count)
+        if several
+        else entries[0].line
+    )
+    lines = [
+        said.ngettext("{n} of your tables needs a look:", "{n} of your tables need a look:", count)
+        if several
+        else ""
+    ]
     for entry in entries:
         lines += [f"- {entry.line}", f"  {entry.url}", ""]
     lines += [
         "--",
-        f"You get these e-mails from {SITE} because you asked for them.",
-        f"Choose which ones: {manage}",
-        f"Unsubscribe from every e-mail (one click): {unsubscribe}",
+        said.gettext(
+            N_("You get these e-mails from {site} because you asked for them."), site=SITE
+        ),
+        said.gettext(N_("Choose which ones: {link}"), link=manage),
+        said.gettext(N_("Unsubscribe from every e-mail (one click): {link}"), link=unsubscribe),
     ]
-    message = _message(settings, to, f"{SITE}: {subject}", "\n".join(lines).lstrip("\n") + "\n")
+    text = "\n".join(lines).lstrip("\n") + "\n"
+    message = _message(settings, to, f"{SITE}: {subject}", text)
     message["List-Unsubscribe"] = f"<{unsubscribe}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return message
 
 
-def confirmation(settings: Settings, *, to: str, link: str) -> EmailMessage:
-    text = (
-        f"Someone (we hope you) gave this address to be told about their {SITE} tables.\n\n"
-        f"Confirm it here: {link}\n\n"
-        "Until it is confirmed, nothing else is sent to it. If it was not you, ignore this "
-        "e-mail: nothing more will come.\n"
-    )
-    return _message(settings, to, f"{SITE}: confirm your e-mail address", text)
+def confirmation(settings: Settings, *, to: str, link: str, said: Words) -> EmailMessage:
+    paragraphs = [
+        said.gettext(
+            N_("Someone (we hope you) gave this address to be told about their {site} tables."),
+            site=SITE,
+        ),
+        said.gettext(N_("Confirm it here: {link}"), link=link),
+        said.gettext(
+            N_(
+                "Until it is confirmed, nothing else is sent to it. If it was not you, ignore "
+                "this e-mail: nothing more will come."
+            )
+        ),
+    ]
+    subject = said.gettext(N_("{site}: confirm your e-mail address"), site=SITE)
+    return _message(settings, to, subject, "\n\n".join(paragraphs) + "\n")

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.i18n.marks import N_, Worded
 from app.models import NotificationSettings
 from app.notifications.webhooks import new_secret
 from app.notifications.wording import CONFIRM
@@ -31,7 +32,7 @@ MAX_EMAIL = 254
 EMAIL_SHAPE = re.compile(r"[^@\s<>,;\"']+@[^@\s<>,;\"']+\.[^@\s<>,;\"'.][^@\s<>,;\"']*")
 
 
-class BadEmail(ValueError):
+class BadEmail(Worded):
     pass
 
 
@@ -39,13 +40,13 @@ def clean_email(text: str) -> str:
     """The address, trimmed; BadEmail saying why it cannot be one."""
     email = text.strip()
     if not email:
-        raise BadEmail("Give an e-mail address, or null to remove it.")
+        raise BadEmail(N_("Give an e-mail address, or null to remove it."))
     if len(email) > MAX_EMAIL:
-        raise BadEmail(f"An e-mail address has at most {MAX_EMAIL} characters.")
+        raise BadEmail(N_("An e-mail address has at most {most} characters."), most=MAX_EMAIL)
     if any(unicodedata.category(ch).startswith("C") for ch in email):
-        raise BadEmail("The e-mail address has characters that cannot be in one.")
+        raise BadEmail(N_("The e-mail address has characters that cannot be in one."))
     if not EMAIL_SHAPE.fullmatch(email):
-        raise BadEmail("That is not an e-mail address (name@example.org).")
+        raise BadEmail(N_("That is not an e-mail address (name@example.org)."))
     return email
 
 

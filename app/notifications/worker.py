@@ -31,6 +31,9 @@ from py_vapid import Vapid
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.i18n.catalogues import Words, words
+from app.i18n.languages import DEFAULT, known
+from app.i18n.marks import N_, Worded
 from app.models import NotificationSettings, OutboxItem
 from app.notifications import links, mail, push, webhooks, wording
 from app.notifications.addresses import UnsafeUrl, check_reachable
@@ -42,6 +45,7 @@ from app.observability.metrics import NOTIFICATIONS_FAILED, NOTIFICATIONS_SENT
 from app.rooms.time_source import TimeSource, stamp
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
+from app.store import people as people_store
 from app.store import push_subscriptions as push_store
 from app.store import social as social_store
 from app.store.database_thread import DatabaseThread
@@ -77,6 +81,8 @@ class DeliveryWorker:
         self.tokens = tokens
         self.worker_id = secrets.token_hex(8)
         self._client: aiohttp.ClientSession | None = None
+        # The language settings of the people of the round being delivered.
+        self._languages: dict[str, str | None] = {}
 
     async def close(self) -> None:
         if self._client is not None:
@@ -117,6 +123,10 @@ class DeliveryWorker:
         # Everyone's settings at once, read after the claim: one query for the round.
         found = await self.database.call(
             settings_store.settings_of, user_ids={row.user_id for row in rows}
+        )
+        # And their languages: each notification speaks its recipient's.
+        self._languages = await self.database.call(
+            people_store.languages_of, user_ids={row.user_id for row in rows}
         )
         emails: dict[str, list[OutboxItem]] = {}
         jobs = []
@@ -201,6 +211,12 @@ class DeliveryWorker:
         await self._finish(dropped)
         return kept
 
+    def _said(self, user_id: str, fallback: str | None = None) -> Words:
+        """The recipient's words: the account's language, else ``fallback`` (the language
+        a push subscription was made in), else English."""
+        chosen = known(self._languages.get(user_id)) or known(fallback) or DEFAULT
+        return words(chosen)
+
     def _url(self, row: OutboxItem) -> str:
         return (
             links.table_url(self.settings, row.room_id)
@@ -228,7 +244,10 @@ class DeliveryWorker:
             return
         link = links.confirm_url(self.settings, self.tokens.confirmation(row.user_id, address))
         try:
-            await self.mailer.send(mail.confirmation(self.settings, to=address, link=link))
+            said = self._said(row.user_id)
+            await self.mailer.send(
+                mail.confirmation(self.settings, to=address, link=link, said=said)
+            )
         except Exception as error:
             NOTIFICATIONS_FAILED.labels(channel="email").inc()
             log.warning("confirmation e-mail %s not sent: %s", row.id, error)
@@ -262,10 +281,12 @@ class DeliveryWorker:
             await self._put_back([row.id for row in kept], due, failed=False)
             return
         address = settings.email
+        said = self._said(user_id)
         message = mail.digest(
             self.settings,
             to=address,
-            entries=self._entries(kept),
+            entries=self._entries(kept, said),
+            said=said,
             unsubscribe=links.unsubscribe_url(
                 self.settings, self.tokens.unsubscribe(user_id, address)
             ),
@@ -286,14 +307,14 @@ class DeliveryWorker:
         NOTIFICATIONS_SENT.labels(channel="email").inc()
         await self._finish(kept)
 
-    def _entries(self, rows: list[OutboxItem]) -> list[mail.DigestEntry]:
+    def _entries(self, rows: list[OutboxItem], said: Words) -> list[mail.DigestEntry]:
         """One entry per table and kind of event, the latest of each, oldest first."""
         latest: dict[tuple[str | None, str], OutboxItem] = {}
         for row in sorted(rows, key=lambda r: r.id):
             latest.pop((row.room_id, row.kind), None)
             latest[(row.room_id, row.kind)] = row
         return [
-            mail.DigestEntry(wording.line(row.kind, row.game, row.details), self._url(row))
+            mail.DigestEntry(wording.line(row.kind, row.game, row.details, said), self._url(row))
             for row in latest.values()
         ]
 
@@ -308,7 +329,8 @@ class DeliveryWorker:
         if not await self._wanted(rows):
             return
         url = self._url(row)
-        text = wording.with_link(wording.line(row.kind, row.game, row.details), url)
+        said = self._said(row.user_id)
+        text = wording.with_link(wording.line(row.kind, row.game, row.details, said), url)
         raw = webhooks.body(line=text, event=row.kind, room_id=row.room_id, url=url)
         try:
             target = await check_reachable(
@@ -323,7 +345,13 @@ class DeliveryWorker:
             )
         except (UnsafeUrl, webhooks.WebhookFailed) as error:
             NOTIFICATIONS_FAILED.labels(channel="webhook").inc()
-            await self._webhook_failed(row, str(error))
+            said = self._said(row.user_id)
+            reason = (
+                said.gettext(error.message_id, **error.params)
+                if isinstance(error, Worded)
+                else str(error)
+            )
+            await self._webhook_failed(row, reason, said)
             return
         NOTIFICATIONS_SENT.labels(channel="webhook").inc()
         if settings.webhook_failures:
@@ -332,11 +360,15 @@ class DeliveryWorker:
             )
         await self._finish(rows)
 
-    async def _webhook_failed(self, row: OutboxItem, reason: str) -> None:
+    async def _webhook_failed(self, row: OutboxItem, reason: str, said: Words) -> None:
         limit = self.settings.webhook_max_failures
-        note = (
-            f"Turned off after {limit} failed deliveries in a row (the last: {reason}). "
-            "Save the URL again to turn it back on."
+        note = said.gettext(
+            N_(
+                "Turned off after {limit} failed deliveries in a row (the last: {reason}). "
+                "Save the URL again to turn it back on."
+            ),
+            limit=limit,
+            reason=reason,
         )
         disabled = await self._write(
             lambda s: settings_store.webhook_failed(
@@ -366,9 +398,10 @@ class DeliveryWorker:
         if not await self._wanted(rows):
             return
         url = self._url(row)
+        said = self._said(row.user_id, found.language)
         data = push.payload(
-            title=wording.HEADINGS.get(row.kind, "Parlour"),
-            body=wording.line(row.kind, row.game, row.details),
+            title=wording.heading(row.kind, said),
+            body=wording.line(row.kind, row.game, row.details, said),
             url=url,
         )
         subscription = push.Subscription(found.endpoint, found.p256dh, found.auth)

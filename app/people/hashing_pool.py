@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import ParamSpec, TypeVar
 
+from app.i18n.marks import N_
 from app.people.passwords import hash_password, verify
 from app.refusal import Refusal
 
@@ -27,7 +28,7 @@ T = TypeVar("T")
 
 def busy() -> Refusal:
     return Refusal(
-        "busy", "The server is checking too many passwords at once; try again in a moment.", 503
+        "busy", N_("The server is checking too many passwords at once; try again in a moment."), 503
     )
 
 

@@ -12,6 +12,7 @@ import re
 import secrets
 import unicodedata
 
+from app.i18n.marks import N_, Worded
 from app.invisible import described, first_invisible
 
 NAME_MIN, NAME_MAX = 1, 20
@@ -23,34 +24,36 @@ _USERNAME_RE = re.compile(r"^[^\W_][\w.\-]*$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
 
-class InvalidName(ValueError):
+class InvalidName(Worded):
     """A display name or username that breaks the rules; the message says which rule."""
 
 
-class InvalidPassword(ValueError):
+class InvalidPassword(Worded):
     """A password that breaks the rules; the message says which rule."""
 
 
-def _refuse_invisible(name: str, what: str) -> None:
+def _refuse_invisible(name: str, message_id: str) -> None:
     hidden = first_invisible(name)
     if hidden is not None:
-        raise InvalidName(f"{what} may not hold invisible characters ({described(hidden)}).")
+        raise InvalidName(message_id, character=described(hidden))
 
 
 def clean_name(raw: object) -> str:
     """Return a valid display name or raise ``InvalidName`` saying what is wrong."""
     if not isinstance(raw, str):
-        raise InvalidName("Your name must be text.")
+        raise InvalidName(N_("Your name must be text."))
     name = raw.strip()
     if len(name) < NAME_MIN:
-        raise InvalidName("Please choose a name.")
+        raise InvalidName(N_("Please choose a name."))
     if len(name) > NAME_MAX:
-        raise InvalidName(f"Names are at most {NAME_MAX} characters.")
-    _refuse_invisible(name, "Names")
+        raise InvalidName(N_("Names are at most {most} characters."), most=NAME_MAX)
+    _refuse_invisible(name, N_("Names may not hold invisible characters ({character})."))
     if not _NAME_RE.match(name) or name.endswith(" "):
         raise InvalidName(
-            "Names may use letters, digits, single spaces and . ' - and must start with a letter"
-            " or digit."
+            N_(
+                "Names may use letters, digits, single spaces and . ' - and must start with a "
+                "letter or digit."
+            )
         )
     return name
 
@@ -58,14 +61,16 @@ def clean_name(raw: object) -> str:
 def clean_username(raw: object) -> str:
     """Return a valid username or raise ``InvalidName`` saying what is wrong."""
     if not isinstance(raw, str):
-        raise InvalidName("Your username must be text.")
+        raise InvalidName(N_("Your username must be text."))
     name = unicodedata.normalize("NFC", raw.strip())
     if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
-        raise InvalidName(f"Usernames are {USERNAME_MIN} to {USERNAME_MAX} characters.")
-    _refuse_invisible(name, "Usernames")
+        raise InvalidName(
+            N_("Usernames are {least} to {most} characters."), least=USERNAME_MIN, most=USERNAME_MAX
+        )
+    _refuse_invisible(name, N_("Usernames may not hold invisible characters ({character})."))
     if not _USERNAME_RE.match(name):
         raise InvalidName(
-            "Usernames may use letters, digits and . _ - and must start with a letter or digit."
+            N_("Usernames may use letters, digits and . _ - and must start with a letter or digit.")
         )
     return name
 
@@ -73,11 +78,11 @@ def clean_username(raw: object) -> str:
 def check_password(raw: object) -> str:
     """Return the password if it is acceptable, or raise ``InvalidPassword`` saying why."""
     if not isinstance(raw, str):
-        raise InvalidPassword("Your password must be text.")
+        raise InvalidPassword(N_("Your password must be text."))
     if len(raw) < PASSWORD_MIN:
-        raise InvalidPassword(f"Passwords are at least {PASSWORD_MIN} characters.")
+        raise InvalidPassword(N_("Passwords are at least {least} characters."), least=PASSWORD_MIN)
     if len(raw) > PASSWORD_MAX:
-        raise InvalidPassword(f"Passwords are at most {PASSWORD_MAX} characters.")
+        raise InvalidPassword(N_("Passwords are at most {most} characters."), most=PASSWORD_MAX)
     return raw
 
 

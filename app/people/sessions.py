@@ -51,6 +51,8 @@ class Identity:
     # When the person was first made (None: not loaded); a mute covers guests made after it
     # from the muted person's address (app/chat/mutes.py).
     since: datetime | None = None
+    # The account's language setting (None: none chosen, or a guest).
+    language: str | None = None
 
     @property
     def is_account(self) -> bool:
@@ -165,7 +167,15 @@ class Authenticator:
         if found is None:
             return None
         row, user = found
-        return Identity(user.id, user.name, user.username, row.id, row.expires_at, user.created_at)
+        return Identity(
+            user.id,
+            user.name,
+            user.username,
+            row.id,
+            row.expires_at,
+            user.created_at,
+            user.language,
+        )
 
     def _keep(self, identity: Identity | None) -> Identity | None:
         if identity is None:

@@ -8,6 +8,7 @@ room's lock, write one transaction, and only then change the room and tell the n
 from __future__ import annotations
 
 from app import store
+from app.i18n.marks import N_
 from app.models import utcnow
 from app.refusal import Refusal
 from app.rooms.lobby import check_host
@@ -28,7 +29,7 @@ class ChatSettings:
         async with room.lock:
             check_host(room, user_id)
             if person == user_id:
-                raise Refusal("bad_request", "The host cannot mute themselves.", 422)
+                raise Refusal("bad_request", N_("The host cannot mute themselves."), 422)
             wanted = sorted({*room.muted, person} if muted else set(room.muted) - {person})
             if wanted == room.muted:
                 return
@@ -43,7 +44,7 @@ class ChatSettings:
                 at=utcnow() if muted else None,
             )
             if marks is None:
-                raise Refusal("user_not_found", "There is no such person.", 404)
+                raise Refusal("user_not_found", N_("There is no such person."), 404)
             room.muted, room.mute_marks = wanted, marks
             room.described()
             self.notifier.room_changed(room)

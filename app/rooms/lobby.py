@@ -17,6 +17,7 @@ from typing import Any
 
 import games
 from app import store
+from app.i18n.marks import N_
 from app.models import Match, Room, Seat, utcnow
 from app.people.confusables import name_key
 from app.refusal import Refusal
@@ -54,19 +55,25 @@ def seed_hash(seed: int) -> str:
 
 def check_host(room: LiveRoom, user_id: str) -> None:
     if room.host_id != user_id:
-        raise Refusal("not_host", "Only the host can do that.", 403)
+        raise Refusal("not_host", N_("Only the host can do that."), 403)
 
 
 def _check_seat_index(room: LiveRoom, seat: int) -> None:
     if not 0 <= seat < room.seat_count:
         raise Refusal(
-            "bad_seat", f"Seats are numbered 0 to {room.seat_count - 1}; there is no {seat}.", 422
+            "bad_seat",
+            N_("Seats are numbered 0 to {last}; there is no {seat}."),
+            422,
+            last=room.seat_count - 1,
+            seat=seat,
         )
 
 
 def _check_not_closed(room: LiveRoom) -> None:
     if room.status == "closed":
-        raise Refusal("room_closed", "This table was closed: nobody was at it for a long while.")
+        raise Refusal(
+            "room_closed", N_("This table was closed: nobody was at it for a long while.")
+        )
 
 
 class Lobby:
@@ -129,7 +136,7 @@ class Lobby:
         pace, days_per_move = pace_setting(pace, days_per_move)
         if pace == TURN_BASED and setting is not None:
             raise Refusal(
-                "bad_pace", "A turn-based table has days per move, not a turn clock.", 422
+                "bad_pace", N_("A turn-based table has days per move, not a turn clock."), 422
             )
         row = Room(
             id=secrets.token_hex(8),
@@ -164,27 +171,31 @@ class Lobby:
             mine = room.seat_of(user_id)
             if mine is not None:
                 if seat is not None and seat != mine:
-                    raise Refusal("already_seated", f"You already sit in seat {mine + 1}.")
+                    raise Refusal(
+                        "already_seated", N_("You already sit in seat {seat}."), seat=mine + 1
+                    )
                 return mine
             _check_not_closed(room)
             if room.status != "waiting":
-                raise Refusal("not_waiting", "This match has started; you can watch it.")
+                raise Refusal("not_waiting", N_("This match has started; you can watch it."))
             free = [i for i, holder in enumerate(room.seats) if holder is None]
             if not free:
-                raise Refusal("room_full", "Every seat is taken; you can watch.")
+                raise Refusal("room_full", N_("Every seat is taken; you can watch."))
             if seat is None:
                 seat = free[0]
             _check_seat_index(room, seat)
             if room.seats[seat] is not None:
-                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", N_("Seat {seat} is taken."), seat=seat + 1)
             if room.rated and not account:
                 raise Refusal(
-                    "account_needed", "A rated table is for accounts: log in or sign up.", 403
+                    "account_needed", N_("A rated table is for accounts: log in or sign up."), 403
                 )
             key = name_key(name)
             if any(h is not None and name_key(h.name) == key for h in room.seats):
                 raise Refusal(
-                    "name_taken", f"Someone at this table is already called {name} (or alike)."
+                    "name_taken",
+                    N_("Someone at this table is already called {name} (or alike)."),
+                    name=name,
                 )
             holder = SeatHolder(user_id, None, name)
             await self.storage.call(
@@ -199,10 +210,10 @@ class Lobby:
         async with room.lock:
             seat = room.seat_of(user_id)
             if seat is None:
-                raise Refusal("not_seated", "You do not sit at this table.")
+                raise Refusal("not_seated", N_("You do not sit at this table."))
             _check_not_closed(room)
             if room.status != "waiting":
-                raise Refusal("not_waiting", "You cannot leave a match that has started.")
+                raise Refusal("not_waiting", N_("You cannot leave a match that has started."))
             new_host: str | None = None
             if room.host_id == user_id:
                 # The host role passes to the next person at the table, if any.
@@ -229,7 +240,7 @@ class Lobby:
         person's deadline has passed. The person may take it back."""
         _check_seat_index(room, seat)
         if kind not in BOT_KINDS:
-            raise Refusal("bad_request", f"Unknown computer player {kind!r}.", 422)
+            raise Refusal("bad_request", N_("Unknown computer player {kind!r}."), 422, kind=kind)
         if room.status == "playing" and room.pace == TURN_BASED:
             await self.stand_ins.after_deadline(room, user_id=user_id, seat=seat, kind=kind)
             return
@@ -240,11 +251,11 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise Refusal("match_over", "This match is over.")
+                raise Refusal("match_over", N_("This match is over."))
             if room.rated:
-                raise Refusal("rated_table", "A rated table has no computer players.")
+                raise Refusal("rated_table", N_("A rated table has no computer players."))
             if room.seats[seat] is not None:
-                raise Refusal("seat_taken", f"Seat {seat + 1} is taken.")
+                raise Refusal("seat_taken", N_("Seat {seat} is taken."), seat=seat + 1)
             holder = SeatHolder(None, kind, room.computer_name(seat))
             await self.storage.call(
                 store.put_seat, room_id=room.id, seat=seat, holder=holder_columns(holder)
@@ -259,12 +270,14 @@ class Lobby:
             _check_seat_index(room, seat)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise Refusal("not_waiting", "Seats can only be freed before the start.")
+                raise Refusal("not_waiting", N_("Seats can only be freed before the start."))
             holder = room.seats[seat]
             if holder is None:
-                raise Refusal("seat_empty", f"Seat {seat + 1} is already free.")
+                raise Refusal("seat_empty", N_("Seat {seat} is already free."), seat=seat + 1)
             if holder.user_id == user_id:
-                raise Refusal("bad_request", "The host cannot remove themselves; leave instead.")
+                raise Refusal(
+                    "bad_request", N_("The host cannot remove themselves; leave instead.")
+                )
             await self.storage.call(store.free_seat, room_id=room.id, seat=seat)
             room.seats[seat] = None
             self._changed(room)
@@ -275,9 +288,9 @@ class Lobby:
             check_host(room, user_id)
             _check_not_closed(room)
             if room.status != "waiting":
-                raise Refusal("not_waiting", "This match has already started.")
+                raise Refusal("not_waiting", N_("This match has already started."))
             if any(holder is None for holder in room.seats):
-                raise Refusal("seats_free", "Every seat must be taken before the start.")
+                raise Refusal("seats_free", N_("Every seat must be taken before the start."))
             await self._begin(room)
 
     async def _begin(self, room: LiveRoom) -> None:
@@ -338,9 +351,9 @@ class Lobby:
         """
         async with room.lock:
             if room.status != "finished":
-                raise Refusal("not_finished", "A rematch can start once this match is over.")
+                raise Refusal("not_finished", N_("A rematch can start once this match is over."))
             if room.seat_of(user_id) is None:
-                raise Refusal("not_seated", "Only the players can ask for a rematch.", 403)
+                raise Refusal("not_seated", N_("Only the players can ask for a rematch."), 403)
             if room.rematch_id is not None:
                 return await self.registry.get(room.rematch_id)
             seated = [h if h is not None and h.stand_in_for is None else None for h in room.seats]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.records import LiveRoom, SeatHolder
 from app.rooms.time_source import stamp
@@ -38,17 +39,22 @@ def pace_setting(pace: str, days_per_move: int | None) -> tuple[str, int | None]
     if pace == TURN_BASED:
         if days_per_move is None:
             raise Refusal(
-                "bad_pace", f"A turn-based table needs days_per_move: one of {choices}.", 422
+                "bad_pace",
+                N_("A turn-based table needs days_per_move: one of {choices}."),
+                422,
+                choices=choices,
             )
         if days_per_move not in DAYS_PER_MOVE:
             raise Refusal(
                 "bad_pace",
-                f"days_per_move must be one of {choices}; {days_per_move} is not.",
+                N_("days_per_move must be one of {choices}; {days_per_move} is not."),
                 422,
+                choices=choices,
+                days_per_move=days_per_move,
             )
         return pace, days_per_move
     if days_per_move is not None:
-        raise Refusal("bad_pace", "days_per_move is only for a turn-based table.", 422)
+        raise Refusal("bad_pace", N_("days_per_move is only for a turn-based table."), 422)
     return LIVE, None
 
 

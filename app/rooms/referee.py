@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 import games
 from app import store
+from app.i18n.marks import N_
 from app.models import Match, MatchEvent
 from app.observability.metrics import moves
 from app.refusal import Refusal, not_owner
@@ -143,25 +144,27 @@ def check_turn(
     Returns the seat, which is then known to be awaited.
     """
     if room.status == "waiting":
-        raise Refusal("match_not_started", "The match has not started yet.")
+        raise Refusal("match_not_started", N_("The match has not started yet."))
     if room.status == "closed":
-        raise Refusal("room_closed", "This table was closed before its match started.")
+        raise Refusal("room_closed", N_("This table was closed before its match started."))
     if seat is None:
         if room.stood_in_seat(user_id) is not None:
             raise Refusal(
                 "seat_taken_over",
-                "A computer is playing your seat now; take it back to play.",
+                N_("A computer is playing your seat now; take it back to play."),
             )
-        raise Refusal("not_seated", "You are watching this table, not playing at it.")
+        raise Refusal("not_seated", N_("You are watching this table, not playing at it."))
     if room.status != "playing" or room.rules.is_over(room.state):
-        raise Refusal("match_over", "The match is over.")
+        raise Refusal("match_over", N_("The match is over."))
     if version != room.version:
         raise Refusal(
             "stale_version",
-            f"The table has moved on (version {room.version}, you sent {version}).",
+            N_("The table has moved on (version {version}, you sent {sent})."),
+            version=room.version,
+            sent=version,
         )
     if seat not in room.rules.to_act(room.state):
-        raise Refusal("not_your_turn", "It is not your turn.")
+        raise Refusal("not_your_turn", N_("It is not your turn."))
     return seat
 
 
@@ -172,7 +175,7 @@ def acting_seat(room: LiveRoom, by: dict[str, Any], seat: int | None) -> int | N
         return room.seat_of(by["user_id"])
     holder = None if seat is None else room.seats[seat]
     if holder is None or holder.bot is None:
-        raise Refusal("not_your_turn", "That seat is no longer a computer's.")
+        raise Refusal("not_your_turn", N_("That seat is no longer a computer's."))
     return seat
 
 
@@ -285,7 +288,7 @@ class Referee:
                 )
                 room.described()
                 self.notifier.room_changed(room)
-                raise Refusal("stale_version", "The table has moved on; try again.") from None
+                raise Refusal("stale_version", N_("The table has moved on; try again.")) from None
             before, room.state = room.state, new_state
             room.turn_clocks = clocks
             _record(room, seq, seat, action, before, made)
@@ -326,7 +329,7 @@ class Referee:
             or clocks is None
             or not clocks.expired(seat, self.time_source.now())
         ):
-            raise Refusal("not_your_turn", "That seat's time has not run out.")
+            raise Refusal("not_your_turn", N_("That seat's time has not run out."))
 
     async def abandon(self, room: LiveRoom, *, stale_after: float) -> None:
         """End a match no seat's person has been at for ``stale_after`` seconds: it is kept,
@@ -372,17 +375,19 @@ class Referee:
         having left it (app/ratings/ledger.py); the others are placed by their scores."""
         async with room.lock:
             if room.status == "waiting":
-                raise Refusal("match_not_started", "The match has not started yet.")
+                raise Refusal("match_not_started", N_("The match has not started yet."))
             if room.status != "playing":
-                raise Refusal("match_over", "The match is over.")
+                raise Refusal("match_over", N_("The match is over."))
             if not is_turn_based(room):
-                raise Refusal("not_turn_based", "Only a turn-based match can be claimed on time.")
+                raise Refusal(
+                    "not_turn_based", N_("Only a turn-based match can be claimed on time.")
+                )
             seat = room.seat_of(user_id)
             if seat is None:
-                raise Refusal("not_seated", "Only the players can claim the match.", 403)
+                raise Refusal("not_seated", N_("Only the players can claim the match."), 403)
             ran_out = out_of_time(room, self.time_source.now())
             if not ran_out or seat in ran_out:
-                raise Refusal("deadline_not_passed", "Nobody else's time to move has run out.")
+                raise Refusal("deadline_not_passed", N_("Nobody else's time to move has run out."))
             scores = room.rules.scores(room.state)
             winners = best_of(room, [s for s in range(room.seat_count) if s not in ran_out])
             assert room.match_id is not None and room.turn_clocks is not None

@@ -21,6 +21,7 @@ from typing import cast
 
 import games
 from app import store
+from app.i18n.marks import N_
 from app.models import Room, iso
 from app.observability.metrics import ROOMS_HELD
 from app.refusal import Refusal
@@ -166,7 +167,7 @@ class RoomRegistry:
         try:
             stored = await self.storage.load_room(room_id_or_code)
             if stored is None:
-                raise Refusal("room_not_found", "There is no such room.", 404)
+                raise Refusal("room_not_found", N_("There is no such room."), 404)
             room_id = stored.room.id.upper()
             if room_id != room_id_or_code.upper():
                 # Asked for by its code: the same room may be loading by its id already.
@@ -182,7 +183,7 @@ class RoomRegistry:
                 await self.ownership.watch(watched)
                 stored = await self.storage.load_room(watched)
                 if stored is None:
-                    raise Refusal("room_not_found", "There is no such room.", 404)
+                    raise Refusal("room_not_found", N_("There is no such room."), 404)
             room = self._cached(stored.room.id) or _restored(live_room(stored.room), stored)
             if room is self._rooms.get(room.id):
                 return room
@@ -214,7 +215,7 @@ class RoomRegistry:
         just become its owner, or its copy missed a notice). Call under the room's lock."""
         stored = await self.storage.load_room(room.id)
         if stored is None:
-            raise Refusal("room_not_found", "There is no such room.", 404)
+            raise Refusal("room_not_found", N_("There is no such room."), 404)
         fresh = _restored(live_room(stored.room), stored)
         for name in (
             "seats", "options", "visibility", "status", "host_id", "match_id", "seed",

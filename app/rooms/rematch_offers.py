@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier
@@ -72,17 +73,19 @@ class RematchOffers:
         proposed; returns the rematch room's id once everyone has accepted and it started."""
         async with room.lock:
             if room.status != "finished":
-                raise Refusal("not_finished", "A rematch can be proposed once this match is over.")
+                raise Refusal(
+                    "not_finished", N_("A rematch can be proposed once this match is over.")
+                )
             seat = voter_seat(room, user_id)
             if seat is None:
-                raise Refusal("not_seated", "Only the players can answer a rematch.", 403)
+                raise Refusal("not_seated", N_("Only the players can answer a rematch."), 403)
             if room.rematch_id is not None:
-                raise Refusal("rematch_open", "The rematch table is open already: go to it.")
+                raise Refusal("rematch_open", N_("The rematch table is open already: go to it."))
             offer = room.rematch_offer
             standing = offer is not None and offer.declined is None
             if not accept:
                 if offer is None or not standing:
-                    raise Refusal("no_rematch_offer", "Nobody is proposing a rematch now.")
+                    raise Refusal("no_rematch_offer", N_("Nobody is proposing a rematch now."))
                 room.rematch_offer = replace(offer, declined=seat)
                 self._changed(room)
                 return None

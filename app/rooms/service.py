@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.away import AwayKeeper, people_here
 from app.rooms.bot_driver import BotDriver
@@ -217,7 +218,7 @@ class Rooms:
 
     async def _close_table(self, room: LiveRoom) -> None:
         if not (await self.lobby.close_now(room) or await self.referee.stop(room)):
-            raise Refusal("table_ended", "That table has ended already.", 409)
+            raise Refusal("table_ended", N_("That table has ended already."), 409)
 
     async def act(
         self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
@@ -254,7 +255,7 @@ class Rooms:
         try:
             run = self._verbs[verb]
         except KeyError:
-            raise Refusal("bad_request", f"There is no verb {verb!r}.", 422) from None
+            raise Refusal("bad_request", N_("There is no verb {verb!r}."), 422, verb=verb) from None
         return await run(room, **args)
 
     async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:

@@ -7,7 +7,7 @@ when and how the person hears of it (e-mail, Web Push, webhook). Emitting never 
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +32,15 @@ class DeadlineNear:
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
-    """The match at `room_id` is over; `summary` is one line a person reads ("Ann won 3-1")."""
+    """The match at `room_id` is over; `summary` is one line a person reads ("Ann won 3-1"),
+    in English; `worded` the same as a message id and its params (a list of names is joined
+    in the reader's language), so that each recipient reads it in theirs."""
 
     user_id: str
     room_id: str
     game: str
     summary: str
+    worded: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from app import store
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier, Presence
@@ -60,22 +61,32 @@ class StandIns:
         """The host lets a computer play for a person who has been away for the grace."""
         async with room.lock:
             if room.host_id != user_id:
-                raise Refusal("not_host", "Only the host can do that.", 403)
+                raise Refusal("not_host", N_("Only the host can do that."), 403)
             if room.status != "playing":
-                raise Refusal("match_over", "This match is over.")
+                raise Refusal("match_over", N_("This match is over."))
             holder = room.seats[seat]
             if holder is None or holder.user_id is None:
-                raise Refusal("seat_taken", f"Seat {seat + 1} is already a computer.")
+                raise Refusal("seat_taken", N_("Seat {seat} is already a computer."), seat=seat + 1)
             if holder.user_id in self.presence.connected_users(room.id):
-                raise Refusal("seat_taken", f"{holder.name} is still connected to seat {seat + 1}.")
+                raise Refusal(
+                    "seat_taken",
+                    N_("{name} is still connected to seat {seat}."),
+                    name=holder.name,
+                    seat=seat + 1,
+                )
             now = self.time_source.now()
             since = room.away_since[seat]
             away = 0.0 if since is None else now - since
             if away < self.grace:
                 raise Refusal(
                     "absence_grace",
-                    f"{holder.name} has been away for {int(away)} s; a computer may take"
-                    f" the seat once they have been away for {int(self.grace)} s.",
+                    N_(
+                        "{name} has been away for {away} s; a computer may take the seat once "
+                        "they have been away for {grace} s."
+                    ),
+                    name=holder.name,
+                    away=int(away),
+                    grace=int(self.grace),
                 )
             await self._stand_in(room, seat, kind)
 
@@ -100,18 +111,19 @@ class StandIns:
         person whose deadline has passed, until they take it back."""
         async with room.lock:
             if room.status != "playing":
-                raise Refusal("match_over", "This match is over.")
+                raise Refusal("match_over", N_("This match is over."))
             if room.seat_of(user_id) is None:
-                raise Refusal("not_seated", "Only the players can do that.", 403)
+                raise Refusal("not_seated", N_("Only the players can do that."), 403)
             holder = room.seats[seat]
             if holder is None or holder.user_id is None:
-                raise Refusal("seat_taken", f"Seat {seat + 1} is already a computer.")
+                raise Refusal("seat_taken", N_("Seat {seat} is already a computer."), seat=seat + 1)
             if holder.user_id == user_id:
-                raise Refusal("seat_taken", "That is your own seat.")
+                raise Refusal("seat_taken", N_("That is your own seat."))
             if seat not in out_of_time(room, self.time_source.now()):
                 raise Refusal(
                     "deadline_not_passed",
-                    f"{holder.name}'s time to move has not run out.",
+                    N_("{name}'s time to move has not run out."),
+                    name=holder.name,
                 )
             await self._stand_in(room, seat, kind)
 
@@ -137,15 +149,16 @@ class StandIns:
         """The person a computer stands in for takes their seat back; returns the seat."""
         async with room.lock:
             if room.status == "waiting":
-                raise Refusal("match_not_started", "The match has not started yet.")
+                raise Refusal("match_not_started", N_("The match has not started yet."))
             if room.status == "closed":
-                raise Refusal("room_closed", "This table was closed before its match started.")
+                raise Refusal("room_closed", N_("This table was closed before its match started."))
             if room.status != "playing":
-                raise Refusal("match_over", "The match is over.")
+                raise Refusal("match_over", N_("The match is over."))
             seat = room.stood_in_seat(user_id)
             if seat is None:
                 raise Refusal(
-                    "nothing_to_reclaim", "No computer is playing a seat of yours at this table."
+                    "nothing_to_reclaim",
+                    N_("No computer is playing a seat of yours at this table."),
                 )
             computer = room.seats[seat]
             assert computer is not None

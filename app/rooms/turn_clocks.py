@@ -21,6 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
+from app.i18n.marks import N_, Mark
 from app.refusal import Refusal
 from app.rooms.time_source import iso_at
 
@@ -38,13 +39,18 @@ def clock_setting(raw: dict[str, Any] | None) -> dict[str, int] | None:
         return None
     checked: dict[str, int] = {}
     for key, (low, high), what in (
-        ("turn", TURN_SECONDS, "Turn time"),
-        ("bank", BANK_SECONDS, "The bank"),
+        ("turn", TURN_SECONDS, Mark(N_("Turn time"))),
+        ("bank", BANK_SECONDS, Mark(N_("The bank"))),
     ):
         value = raw.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise Refusal(
-                "bad_clock", f"{what} must be a whole number of seconds from {low} to {high}.", 422
+                "bad_clock",
+                N_("{what} must be a whole number of seconds from {low} to {high}."),
+                422,
+                what=what,
+                low=low,
+                high=high,
             )
         checked[key] = value
     return checked

@@ -21,7 +21,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
+from app.i18n.marks import N_
 from app.rooms.pace import awaited_people, is_turn_based
 from app.rooms.records import LiveRoom
 from app.rooms.signals import MatchEnded, Signal, Signals, TurnAwaits
@@ -53,23 +55,37 @@ def when(epoch: float | None) -> datetime | None:
 
 def summary(room: LiveRoom) -> str:
     """One line telling how the match at ``room`` ended ("Ann won (121-87).")."""
+    worded = summary_words(room)
+    params = {
+        name: " and ".join(value) if isinstance(value, list) else value
+        for name, value in worded["params"].items()
+    }
+    text: str = worded["id"].format(**params)
+    return text
+
+
+def summary_words(room: LiveRoom) -> dict[str, Any]:
+    """``summary`` as a message id and its params (``{"id", "params"}``): a list of names
+    is joined in the reader's language (app/notifications/wording.py)."""
     if room.status == "abandoned":
-        return "The match was abandoned."
+        return {"id": N_("The match was abandoned."), "params": {}}
     names = [h.name if h is not None else f"Seat {i + 1}" for i, h in enumerate(room.seats)]
     scores = room.rules.scores(room.state)
     winners = room.rules.winners(room.state) if room.rules.is_over(room.state) else []
     told = "\u2013".join(str(score) for score in scores)
     if room.ran_out:
-        late = " and ".join(names[s] for s in room.ran_out)
-        rest = [s for s in range(room.seat_count) if s not in room.ran_out]
-        return f"{late} ran out of time; the match was claimed by {_names(names, rest)} ({told})."
+        late = [names[s] for s in room.ran_out]
+        rest = [names[s] for s in range(room.seat_count) if s not in room.ran_out]
+        return {
+            "id": N_("{late} ran out of time; the match was claimed by {rest} ({scores})."),
+            "params": {"late": late, "rest": rest, "scores": told},
+        }
     if not winners:
-        return f"The match ended ({told})."
-    return f"{_names(names, winners)} won ({told})."
-
-
-def _names(names: list[str], seats: list[int]) -> str:
-    return " and ".join(names[s] for s in seats)
+        return {"id": N_("The match ended ({scores})."), "params": {"scores": told}}
+    return {
+        "id": N_("{winners} won ({scores})."),
+        "params": {"winners": [names[s] for s in winners], "scores": told},
+    }
 
 
 class TurnSignals:
@@ -118,7 +134,8 @@ class TurnSignals:
         self.signals.emit(TurnAwaits(holder.user_id, room.id, room.rules.name, when(deadline)))
 
     def _match_ended(self, room: LiveRoom) -> None:
-        told = summary(room)
+        told, worded = summary(room), summary_words(room)
         for holder in room.seats:
             if holder is not None and holder.person is not None:
-                self.signals.emit(MatchEnded(holder.person, room.id, room.rules.name, told))
+                ended = MatchEnded(holder.person, room.id, room.rules.name, told, worded)
+                self.signals.emit(ended)

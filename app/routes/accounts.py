@@ -31,7 +31,9 @@ from app.http.deps import (
     Signer,
     client_address,
 )
-from app.http.schemas import AccountIn, LoginIn
+from app.http.schemas import AccountIn, LanguageIn, LoginIn
+from app.i18n.languages import LANGUAGES
+from app.i18n.marks import N_
 from app.models import User
 from app.moderation.sanctions import refuse_if_banned
 from app.observability.context import person
@@ -50,7 +52,7 @@ from app.routes.sessions import who
 
 router = APIRouter(prefix="/api")
 
-USERNAME_TAKEN = "That username is taken (or looks too much like one that is)."
+USERNAME_TAKEN = N_("That username is taken (or looks too much like one that is).")
 TYPED_MAX = 4 * PASSWORD_MAX
 
 
@@ -94,14 +96,14 @@ async def sign_up(
 ) -> dict[str, Any]:
     """Turn the caller's guest identity into an account, keeping every match it played."""
     if user.is_account:
-        raise Refusal("already_account", "You are logged in to an account already.", 409)
+        raise Refusal("already_account", N_("You are logged in to an account already."), 409)
     try:
         username = clean_username(body.username)
         password = check_password(body.password)
     except InvalidName as error:
-        raise Refusal("bad_username", str(error), 422) from None
+        raise Refusal("bad_username", error.message_id, 422, **error.params) from None
     except InvalidPassword as error:
-        raise Refusal("bad_password", str(error), 422) from None
+        raise Refusal("bad_password", error.message_id, 422, **error.params) from None
     await limits.sign_up(client_address(request))
     password_hash = await hashing.hash(password)
     account = await asyncio.to_thread(
@@ -136,7 +138,9 @@ def _log_in(
             store.close_session(session=session, session_id=old_session)
         session_id, expires_at = open_session(session, user.id, is_account=True, origin=origin)
         session.commit()
-    return Identity(user.id, user.name, user.username, session_id, expires_at)
+    return Identity(
+        user.id, user.name, user.username, session_id, expires_at, language=user.language
+    )
 
 
 @router.post("/login")
@@ -163,7 +167,7 @@ async def log_in(
     password = body.password[: TYPED_MAX + 1]
     ok, new_hash = await hashing.verify(password, stored)
     if not ok or account is None:
-        raise Refusal("bad_login", "Wrong username or password.", 401)
+        raise Refusal("bad_login", N_("Wrong username or password."), 401)
     # Only failures count: the owner logging in often is no reason to slow them down.
     await limits.logged_in(key, address)
     old = user.session_id if user is not None else None
@@ -207,3 +211,25 @@ async def log_out_everywhere(
     auth.forget_user(user.id)
     clear_session_cookie(response, settings)
     return {"sessions_ended": ended}
+
+
+def _set_language(sessions: sessionmaker[Session], user_id: str, language: str | None) -> None:
+    with sessions() as session:
+        store.set_language(session=session, user_id=user_id, language=language)
+
+
+@router.put("/me/language")
+async def set_language(body: LanguageIn, user: CurrentAccount, auth: Auth) -> dict[str, Any]:
+    """The account's language: its pages, errors, sockets, e-mails and notifications speak
+    it from now on, in every browser (``null``: the request's own again)."""
+    if body.language is not None and body.language not in LANGUAGES:
+        raise Refusal(
+            "bad_language",
+            N_("Parlour speaks {languages}; {language} is not one of them."),
+            422,
+            languages=", ".join(LANGUAGES),
+            language=body.language,
+        )
+    await asyncio.to_thread(_set_language, auth.sessions, user.id, body.language)
+    auth.forget_user(user.id)
+    return {"language": body.language}

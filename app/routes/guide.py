@@ -6,7 +6,8 @@
   "Uprise", "text": "Play any card face down…"}}``. The table shows it beside every button
   that takes that action.
 - The first-match walkthrough: the game's presentation (games/<game>/presentation.py), its
-  lobby sentence first and then its steps.
+  lobby sentence first and then its steps, in the reader's language (their words are listed
+  in app/routes/game_texts.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import games
+from app.i18n.catalogues import words
 from app.i18n.languages import DEFAULT
 from app.rules_texts import rules_path
 
@@ -53,8 +55,13 @@ def action_help(game: str, language: str = DEFAULT) -> dict[str, dict[str, str]]
 
 def table_guide(game: str, language: str = DEFAULT) -> dict[str, Any]:
     """The room page's ``guide``: ``actions`` (the help on each action type) and
-    ``walkthrough`` (``[{"title", "text"}]``, the game's lobby sentence first)."""
+    ``walkthrough`` (``[{"title", "text"}]``, the game's lobby sentence first), in
+    ``language``."""
+    said = words(language)
     presentation = games.game(game).presentation
-    steps = [{"title": games.get(game).title, "text": presentation.blurb}]
-    steps += [{"title": title, "text": text} for title, text in presentation.walkthrough]
+    steps = [{"title": games.get(game).title, "text": said.gettext(presentation.blurb)}]
+    steps += [
+        {"title": said.gettext(title), "text": said.gettext(text)}
+        for title, text in presentation.walkthrough
+    ]
     return {"actions": action_help(game, language), "walkthrough": steps}

@@ -20,6 +20,8 @@ from pydantic import ValidationError
 from app.config import Settings
 from app.http.guards import origin_allowed
 from app.http.schemas import PingMessage
+from app.i18n.catalogues import words
+from app.i18n.marks import N_
 from app.observability.context import person
 from app.refusal import Refusal
 from app.routes.ws import (
@@ -30,13 +32,15 @@ from app.routes.ws import (
     Intake,
     check_socket_counts,
     error_message,
+    socket_language,
 )
 from app.social.live import SIGNED_OUT_CLOSE, LiveSocket
 from app.social.service import Social
 from app.store.outage import is_outage
 
 PONG = '{"type":"pong"}'
-NOT_A_PING = 'The live channel takes only pings: {"type": "ping"}.'
+NOT_A_PING = N_("The live channel takes only pings: {ping}.")
+PING = '{"type": "ping"}'
 
 
 async def listen(websocket: WebSocket) -> None:
@@ -55,11 +59,11 @@ async def listen(websocket: WebSocket) -> None:
         await websocket.accept()
         await websocket.close(code=TRY_AGAIN_LATER)
         return
+    language = socket_language(websocket, identity)
     if identity is None:
         await websocket.accept()
-        await websocket.send_text(
-            error_message("no_session", "Start a session first (POST /api/session).")
-        )
+        said = words(language).gettext(N_("Start a session first (POST /api/session)."))
+        await websocket.send_text(error_message("no_session", said))
         await websocket.close(code=SIGNED_OUT_CLOSE)
         return
     person(identity.id)
@@ -67,7 +71,7 @@ async def listen(websocket: WebSocket) -> None:
         check_socket_counts(settings, len(social.live.sockets(identity.id)))
     except Refusal as error:
         await websocket.accept()
-        await websocket.send_text(error_message(error.code, error.message))
+        await websocket.send_text(error_message(error.code, error.text(language)))
         await websocket.close(code=POLICY_VIOLATION)
         return
     socket = LiveSocket(websocket, identity.id, identity.session_id)
@@ -75,7 +79,7 @@ async def listen(websocket: WebSocket) -> None:
     try:
         await websocket.accept()
         socket.start()
-        await serve(websocket, socket, settings)
+        await serve(websocket, socket, settings, language)
     except asyncio.CancelledError:
         raise
     finally:
@@ -83,7 +87,9 @@ async def listen(websocket: WebSocket) -> None:
         await socket.finish()
 
 
-async def serve(websocket: WebSocket, socket: LiveSocket, settings: Settings) -> None:
+async def serve(
+    websocket: WebSocket, socket: LiveSocket, settings: Settings, language: str
+) -> None:
     """Answer pings until the page goes; anything else is refused (and a flood closes)."""
     loop = asyncio.get_running_loop()
     intake = Intake(settings)
@@ -93,15 +99,16 @@ async def serve(websocket: WebSocket, socket: LiveSocket, settings: Settings) ->
             break
         text: Any = message.get("text")  # None (a binary frame) is refused by the intake
         refused = intake.refusal(text, loop.time())
-        if refused == FLOODING:
+        if refused is FLOODING:
             socket.close(POLICY_VIOLATION, "flooding")
             break
         if refused is not None:
-            socket.send(error_message(*refused))
+            socket.send(error_message(refused.code, refused.text(language)))
             continue
         try:
             PingMessage.model_validate_json(text)
         except ValidationError:
-            socket.send(error_message("bad_message", NOT_A_PING))
+            said = words(language).gettext(NOT_A_PING, ping=PING)
+            socket.send(error_message("bad_message", said))
             continue
         socket.send(PONG)

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
+from app.i18n.marks import N_
 from app.i18n.requests import request_language
 from app.models import ChatMessage, Match
 from app.people.confusables import name_key
@@ -36,20 +37,22 @@ def _match_or_404(session: DbSession, match_id: str, viewer: Identity | None) ->
     if match is None or not store.match_visible_to(
         session=session, match_id=match_id, viewer_id=viewer_id
     ):
-        raise Refusal("match_not_found", "There is no such match.", 404)
+        raise Refusal("match_not_found", N_("There is no such match."), 404)
     return match
 
 
 def _finished_or_409(match: Match) -> None:
     if match.status not in OVER:
-        raise Refusal("not_finished", "A match can be reviewed once it is over.", 409)
+        raise Refusal("not_finished", N_("A match can be reviewed once it is over."), 409)
 
 
 def player_id(session: DbSession, username: str) -> str:
     """The user id of the account called ``username`` (or alike); ``player_not_found``."""
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None:
-        raise Refusal("player_not_found", f"There is no player called {username}.", 404)
+        raise Refusal(
+            "player_not_found", N_("There is no player called {username}."), 404, username=username
+        )
     return user.id
 
 
@@ -74,9 +77,9 @@ def list_matches(
     the caller)."""
     viewer = user.id if user else None
     if game is not None and game not in games.REGISTRY:
-        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", N_("There is no game called {game!r}."), 422, game=game)
     if user_id is not None and player is not None:
-        raise Refusal("bad_request", "Ask for a user or a player, not both.", 422)
+        raise Refusal("bad_request", N_("Ask for a user or a player, not both."), 422)
     if player is not None:
         user_id = player_id(session, player)
     elif user_id == "me":
@@ -84,7 +87,7 @@ def list_matches(
             return {"matches": [], "next_cursor": None}
         user_id = viewer
     if result is not None and user_id is None:
-        raise Refusal("bad_request", "A result filter needs a player (player= or user=).", 422)
+        raise Refusal("bad_request", N_("A result filter needs a player (player= or user=)."), 422)
     filters = MatchFilters(
         game=game,
         user_id=user_id,

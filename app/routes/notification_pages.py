@@ -15,10 +15,11 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
+from app.i18n.marks import N_
 from app.models import utcnow
 from app.notifications.links import CONFIRM_PATH, UNSUBSCRIBE_PATH
 from app.notifications.tokens import Addressee, EmailTokens
-from app.routes.pages import _page
+from app.routes.pages import Say, _page, say
 from app.store import notification_settings as settings_store
 from app.store import outbox as outbox_store
 
@@ -27,8 +28,8 @@ SERVICE_WORKER = ROOT / "static" / "sw.js"
 
 router = APIRouter(include_in_schema=False)
 
-DEAD_LINK = "This link does not work"
-DEAD_LINK_TEXT = (
+DEAD_LINK = N_("This link does not work")
+DEAD_LINK_TEXT = N_(
     "It may be mistyped, too old, or for an address the account no longer uses. "
     "Your notification settings are on the Notifications page."
 )
@@ -40,10 +41,12 @@ def settings_page(request: Request) -> Response:
         request,
         "notifications.html",
         {"page": "notifications"},
-        title="Notifications",
-        description=(
-            "Choose how Parlour tells you that it is your turn, that your time to move is "
-            "nearly out or that a match ended: e-mail, a webhook, or push on this device."
+        title=say(N_("Notifications")),
+        description=say(
+            N_(
+                "Choose how Parlour tells you that it is your turn, that your time to move is "
+                "nearly out or that a match ended: e-mail, a webhook, or push on this device."
+            )
         ),
     )
 
@@ -63,11 +66,11 @@ def _tokens(request: Request) -> EmailTokens:
 
 def _link_page(
     request: Request,
-    heading: str,
-    text: str,
+    heading: Say,
+    text: Say,
     *,
     action: str | None = None,
-    button: str = "",
+    button: Say | None = None,
     status: int = 200,
 ) -> Response:
     return _page(
@@ -79,12 +82,12 @@ def _link_page(
         heading=heading,
         text=text,
         action=action,
-        button=button,
+        button=button or "",
     )
 
 
 def _dead_link(request: Request) -> Response:
-    return _link_page(request, DEAD_LINK, DEAD_LINK_TEXT, status=404)
+    return _link_page(request, say(DEAD_LINK), say(DEAD_LINK_TEXT), status=404)
 
 
 @router.get(CONFIRM_PATH, response_class=HTMLResponse)
@@ -94,10 +97,10 @@ def confirm_page(request: Request, token: str = "") -> Response:
         return _dead_link(request)
     return _link_page(
         request,
-        "Confirm your e-mail address",
-        f"Send notifications about your tables to {addressee.email}?",
+        say(N_("Confirm your e-mail address")),
+        say(N_("Send notifications about your tables to {email}?"), email=addressee.email),
         action=f"{CONFIRM_PATH}?token={quote(token, safe='')}",
-        button="Confirm the address",
+        button=say(N_("Confirm the address")),
     )
 
 
@@ -108,8 +111,11 @@ def confirm(request: Request, token: str = "") -> Response:
         return _dead_link(request)
     return _link_page(
         request,
-        "Address confirmed",
-        f"Notifications about your tables will go to {addressee.email}, as your settings say.",
+        say(N_("Address confirmed")),
+        say(
+            N_("Notifications about your tables will go to {email}, as your settings say."),
+            email=addressee.email,
+        ),
     )
 
 
@@ -129,10 +135,10 @@ def unsubscribe_page(request: Request, token: str = "") -> Response:
         return _dead_link(request)
     return _link_page(
         request,
-        "Unsubscribe",
-        f"Stop every e-mail about your tables to {addressee.email}?",
+        say(N_("Unsubscribe")),
+        say(N_("Stop every e-mail about your tables to {email}?"), email=addressee.email),
         action=f"{UNSUBSCRIBE_PATH}?token={quote(token, safe='')}",
-        button="Unsubscribe",
+        button=say(N_("Unsubscribe")),
     )
 
 
@@ -143,9 +149,14 @@ def unsubscribe(request: Request, token: str = "") -> Response:
         return _dead_link(request)
     return _link_page(
         request,
-        "Unsubscribed",
-        f"No more e-mails about your tables will go to {addressee.email}. You can turn "
-        "them on again on the Notifications page.",
+        say(N_("Unsubscribed")),
+        say(
+            N_(
+                "No more e-mails about your tables will go to {email}. You can turn "
+                "them on again on the Notifications page."
+            ),
+            email=addressee.email,
+        ),
     )
 
 

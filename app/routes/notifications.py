@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.http.deps import AppSettings, CurrentUser
 from app.http.schemas import NotificationsIn, PushEndpointIn, PushSubscriptionIn
+from app.i18n.marks import N_
+from app.i18n.requests import request_language
 from app.notifications import preferences
 from app.notifications.addresses import UnsafeUrl, check_reachable
 from app.notifications.outbox import Notifications
@@ -33,7 +35,7 @@ async def get_notifications(request: Request) -> Notifications:
 
 Notified = Annotated[Notifications, Depends(get_notifications)]
 
-ACCOUNTS_ONLY = (
+ACCOUNTS_ONLY = N_(
     "E-mail and webhook notifications are for accounts: create one or log in first. "
     "A guest can still turn on push notifications in this browser."
 )
@@ -72,14 +74,14 @@ async def change_settings(
         try:
             fields["email"] = preferences.clean_email(fields["email"])
         except preferences.BadEmail as error:
-            raise Refusal("bad_email", str(error), 422) from None
+            raise Refusal("bad_email", error.message_id, 422, **error.params) from None
     if fields.get("webhook_url") is not None:
         try:
             fields["webhook_url"] = await check_reachable(
                 fields["webhook_url"], allow_private=settings.notify_private_addresses
             )
         except UnsafeUrl as error:
-            raise Refusal("bad_webhook_url", str(error), 422) from None
+            raise Refusal("bad_webhook_url", error.message_id, 422, **error.params) from None
     now = stamp(notifications.time_source.now())
     described = await notifications.database.run(
         lambda session: preferences.change(
@@ -103,7 +105,11 @@ async def push_key(notifications: Notified) -> dict[str, str]:
 
 @router.post("/me/push-subscriptions", status_code=status.HTTP_201_CREATED)
 async def subscribe(
-    body: PushSubscriptionIn, user: CurrentUser, notifications: Notified, settings: AppSettings
+    request: Request,
+    body: PushSubscriptionIn,
+    user: CurrentUser,
+    notifications: Notified,
+    settings: AppSettings,
 ) -> dict[str, Any]:
     """Keep this browser's push subscription for the caller (a guest or an account)."""
     try:
@@ -111,7 +117,10 @@ async def subscribe(
             body.endpoint, allow_private=settings.notify_private_addresses
         )
     except UnsafeUrl as error:
-        raise Refusal("bad_push_endpoint", str(error), 422) from None
+        raise Refusal("bad_push_endpoint", error.message_id, 422, **error.params) from None
+
+    # A guest's notifications speak the language the site was read in when subscribing.
+    language = request_language(request, account=user.language)
 
     def save(session: Session) -> None:
         push_store.save_push_subscription(
@@ -120,6 +129,7 @@ async def subscribe(
             endpoint=endpoint,
             p256dh=body.keys.p256dh,
             auth=body.keys.auth,
+            language=language,
         )
         session.commit()
 

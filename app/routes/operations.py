@@ -17,6 +17,7 @@ from starlette.responses import Response
 
 from app.config import Settings
 from app.http.deps import client_address
+from app.i18n.marks import N_
 from app.observability import health
 from app.observability.metrics_directory import VARIABLE as METRICS_DIRECTORY
 from app.refusal import Refusal
@@ -64,7 +65,7 @@ def metrics(request: Request) -> Response:
     if not metrics_reader_allowed(settings, client_address(request)):
         raise Refusal(
             "metrics_not_allowed",
-            "The metrics are served to this machine and to the addresses METRICS_ALLOW names.",
+            N_("The metrics are served to this machine and to the addresses METRICS_ALLOW names."),
             403,
         )
     return Response(current_metrics(), media_type=CONTENT_TYPE_LATEST)

@@ -11,10 +11,18 @@ the one ``script_json`` filter (app/http/page_data.py); everything live comes ov
 and /ws.
 The rules pages are rendered from docs/rules/<game>.md with the ``markdown`` package, or
 from docs/rules/<language>/<game>.md where the rules are written in the reader's language.
+
+Each page speaks its reader's language (app/i18n/): the account's setting, else the ``lang``
+cookie the picker sets, else ``Accept-Language``. A page's own texts (its title, meta
+description, heading) are given to ``_page`` as :class:`Say` — a message id and its params —
+and worded there, once the language is known; a signed-in account that picks a language
+(``?lang=``) keeps it as its setting.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,9 +40,10 @@ from app import store
 from app.http.assets import site_assets
 from app.http.deps import ADDRESS_CHARS, client_address
 from app.http.page_data import script_json
-from app.i18n.catalogues import words
+from app.i18n.catalogues import Words, words
 from app.i18n.client import client_catalogue
-from app.i18n.languages import LANGUAGES
+from app.i18n.languages import LANGUAGES, known
+from app.i18n.marks import N_
 from app.i18n.requests import request_language
 from app.limits.quotas import Limiter
 from app.models import Match, utcnow
@@ -66,7 +75,24 @@ def templates_in(language: str) -> Jinja2Templates:
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_gettext_translations(words(language).translations, newstyle=True)  # type: ignore[attr-defined]
+    said = words(language)
+    # ``{{ _("Hello {name}", name=x) }}``: the catalogue's text (trusted: it may hold markup)
+    # with its {placeholders} filled in, the values escaped (``Markup.format``).
+
+    def gettext(message: str, /, **params: Any) -> Markup:
+        return Markup(said.translations.gettext(message)).format(**params)
+
+    def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Markup:
+        text = said.translations.ngettext(singular, plural, n)
+        return Markup(text).format(n=said.number(n), **params)
+
+    def pgettext(context: str, message: str, /, **params: Any) -> Markup:
+        return Markup(said.translations.pgettext(context, message)).format(**params)
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=False, pgettext=pgettext)  # type: ignore[attr-defined]
+    env.globals["number"] = said.number
+    env.globals["date"] = said.date
+    env.globals["Markup"] = Markup
     env.filters["script_json"] = script_json
     # Static files by their content-hashed addresses, and each page's modules to preload
     # (app/http/assets.py).
@@ -76,11 +102,34 @@ def templates_in(language: str) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def _games() -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Say:
+    """A page's text, worded in the page's language once ``_page`` knows it: a message id
+    (marked with ``N_``) and its params (which may be ``Say`` too), or a function of the
+    language's words."""
+
+    message: str | Callable[[Words], str]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def worded(self, said: Words) -> str:
+        if callable(self.message):
+            return self.message(said)
+        params = {k: v.worded(said) if isinstance(v, Say) else v for k, v in self.params.items()}
+        return said.gettext(self.message, **params)
+
+
+def say(message: str | Callable[[Words], str], /, **params: Any) -> Say:
+    return Say(message, params)
+
+
+def _games(language: str) -> list[dict[str, Any]]:
     """Every game's facts for the page (the same as GET /api/games) and whether it has a
     rules page."""
     return [
-        {**game_facts(games.get(name)), "has_rules": (RULES_DIR / f"{name}.md").exists()}
+        {
+            **game_facts(games.get(name), language),
+            "has_rules": (RULES_DIR / f"{name}.md").exists(),
+        }
         for name in sorted(games.REGISTRY)
     ]
 
@@ -97,7 +146,7 @@ def _identity(request: Request) -> tuple[Identity | None, bool]:
         with auth.sessions() as session:
             store.extend_session(session=session, session_id=user.session_id, expires_at=expires_at)
         auth.forget_user(user.id)
-        return Identity(user.id, user.name, user.username, user.session_id, expires_at), True
+        return replace(user, expires_at=expires_at), True
     return user, False
 
 
@@ -114,7 +163,26 @@ def _header_facts(request: Request, identity: Identity) -> tuple[int, bool]:
     return awaiting_count(your_tables(rows, identity.id, held)), moderator
 
 
-def _ban_on(request: Request) -> str | None:
+def _language(request: Request) -> str:
+    """The language of the page being answered (as ``_page`` finds it), for what is worded
+    before ``_page`` is called (the boot data)."""
+    identity, _ = _identity(request)
+    return request_language(request, account=identity.language if identity else None)
+
+
+def _keep_language(request: Request, identity: Identity) -> Identity:
+    """A signed-in account that picks a language (``?lang=``) keeps it as its setting."""
+    asked = known(request.query_params.get("lang"))
+    if asked is None or not identity.is_account or asked == identity.language:
+        return identity
+    auth: Authenticator = request.app.state.auth
+    with auth.sessions() as session:
+        store.set_language(session=session, user_id=identity.id, language=asked)
+    auth.forget_user(identity.id)
+    return replace(identity, language=asked)
+
+
+def _ban_on(request: Request, language: str) -> str | None:
     """Why and until when a visitor with no session may not start one: their browser, or
     address, is a banned person's (``POST /api/session`` would answer ``banned``)."""
     marks = request.app.state.browser_marks
@@ -123,7 +191,7 @@ def _ban_on(request: Request) -> str | None:
         try:
             refuse_if_origin_banned(session, origin)
         except Refusal as refused:
-            return refused.message
+            return refused.text(language)
     return None
 
 
@@ -131,11 +199,15 @@ def _page(
     request: Request, template: str, boot: dict[str, Any], status: int = 200, **context: Any
 ) -> Response:
     identity, set_cookie = _identity(request)
+    if identity is not None:
+        identity = _keep_language(request, identity)
+    language = request_language(request, account=identity.language if identity else None)
+    said = words(language)
     awaiting = 0
     if identity is None:
         user: dict[str, str | bool | None] = {"id": None, "name": guest_name(), "username": None}
         # A banned visitor is told so, rather than offered a guest they cannot start.
-        banned = _ban_on(request)
+        banned = _ban_on(request, language)
         if banned is not None:
             boot = {**boot, "banned": banned}
     else:
@@ -147,9 +219,9 @@ def _page(
             # The header links the moderation page for moderators.
             "moderator": moderator,
         }
-    facts = _games()
-    language = request_language(request)
+    facts = _games(language)
     boot = {"user": user, "games": facts, "awaiting": awaiting, **boot}
+    context = {k: v.worded(said) if isinstance(v, Say) else v for k, v in context.items()}
     response = templates_in(language).TemplateResponse(
         request,
         template,
@@ -174,7 +246,7 @@ def _page(
 
 
 # What a search engine shows under each page's link (its meta description).
-HOME_TEXT = (
+HOME_TEXT = N_(
     "Play Cupid, Coins, Cups, Royal Wife-Swap and Usurp, five original card games, with "
     "friends in the browser: open a table, share its link, or let computer players fill it."
 )
@@ -182,10 +254,12 @@ HOME_TEXT = (
 
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> Response:
-    return _page(request, "home.html", {"page": "home"}, title="Parlour", description=HOME_TEXT)
+    return _page(
+        request, "home.html", {"page": "home"}, title="Parlour", description=say(HOME_TEXT)
+    )
 
 
-def _not_found(request: Request, heading: str, text: str) -> Response:
+def _not_found(request: Request, heading: Say, text: Say) -> Response:
     """A bad link: 404, in the site's own page, with the way home."""
     return _page(
         request,
@@ -195,7 +269,7 @@ def _not_found(request: Request, heading: str, text: str) -> Response:
         title=heading,
         heading=heading,
         text=text,
-        description=f"{heading} on Parlour. {text}",
+        description=say(N_("{heading} on Parlour. {text}"), heading=heading, text=text),
     )
 
 
@@ -216,16 +290,16 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     its help on actions and first-match walkthrough (app/routes/guide.py)."""
     game = _room_game(request, room_id)
     if game is None:
-        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+        return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
     rooms: Rooms = request.app.state.rooms
     try:
         # The room as GET /api/rooms/{id} describes it, in the page: the browser starts
         # drawing (and opens the socket) without asking for it first.
         described = rooms.describe(from_thread.run(rooms.get, room_id))
     except Refusal:
-        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+        return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
     title = games.get(game).title
-    language = request_language(request)
+    language = _language(request)
     return _page(
         request,
         "room.html",
@@ -236,18 +310,21 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
             "room_info": described,
             "guide": table_guide(game, language),
         },
-        title="Watching" if watch else "Table",
-        description=(
-            f"A table of {title} on Parlour: watch the match, or take a seat and play it in "
-            "the browser with friends and computer players."
+        title=say(N_("Watching")) if watch else say(N_("Table")),
+        description=say(
+            N_(
+                "A table of {game} on Parlour: watch the match, or take a seat and play it in "
+                "the browser with friends and computer players."
+            ),
+            game=title,
         ),
         game=games.get(game),
         rules_summary=Markup(_rules_summary(game, language)),
     )
 
 
-NO_ROOM = "No such table"
-NO_ROOM_TEXT = "There is no table with that link or code. Check it, or open a new table."
+NO_ROOM = N_("No such table")
+NO_ROOM_TEXT = N_("There is no table with that link or code. Check it, or open a new table.")
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
@@ -264,7 +341,7 @@ def watch(request: Request, room_id: str) -> Response:
 def join_by_code(request: Request, code: str) -> Response:
     """Short links: /join/ABC123 opens the room page, which accepts codes as well as ids."""
     if _room_game(request, code) is None:
-        return _not_found(request, NO_ROOM, NO_ROOM_TEXT)
+        return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
     return RedirectResponse(f"/rooms/{code.strip().upper()}", status_code=303)
 
 
@@ -274,10 +351,12 @@ def tables(request: Request) -> Response:
         request,
         "tables.html",
         {"page": "tables"},
-        title="Your tables",
-        description=(
-            "Your unfinished Parlour tables, live and turn-based: those awaiting your move "
-            "first, with the game, your opponents, whose turn it is and the deadline."
+        title=say(N_("Your tables")),
+        description=say(
+            N_(
+                "Your unfinished Parlour tables, live and turn-based: those awaiting your move "
+                "first, with the game, your opponents, whose turn it is and the deadline."
+            )
         ),
     )
 
@@ -288,8 +367,10 @@ def friends(request: Request) -> Response:
         request,
         "friends.html",
         {"page": "friends"},
-        title="Friends",
-        description="Your friends on Parlour: who is here and at which table; asks and blocks.",
+        title=say(N_("Friends")),
+        description=say(
+            N_("Your friends on Parlour: who is here and at which table; asks and blocks.")
+        ),
     )
 
 
@@ -300,8 +381,8 @@ def moderation(request: Request) -> Response:
         request,
         "moderation.html",
         {"page": "moderation"},
-        title="Moderation",
-        description="The report queue, people's records and the moderators' audit log.",
+        title=say(N_("Moderation")),
+        description=say(N_("The report queue, people's records and the moderators' audit log.")),
     )
 
 
@@ -311,10 +392,12 @@ def history(request: Request) -> Response:
         request,
         "history.html",
         {"page": "history"},
-        title="History",
-        description=(
-            "Finished matches of Parlour's card games: who played, the scores, the rating "
-            "changes, a review of each move by move and its downloads."
+        title=say(N_("History")),
+        description=say(
+            N_(
+                "Finished matches of Parlour's card games: who played, the scores, the rating "
+                "changes, a review of each move by move and its downloads."
+            )
         ),
     )
 
@@ -327,7 +410,9 @@ def player(request: Request, username: str) -> Response:
         user = store.user_by_username_key(session=session, key=name_key(username.strip()))
         if user is None or user.username is None:
             return _not_found(
-                request, "No such player", f"There is no player called {username} here."
+                request,
+                say(N_("No such player")),
+                say(N_("There is no player called {username} here."), username=username),
             )
         record = player_record(session, user, identity.id if identity is not None else None)
     return _page(
@@ -336,9 +421,12 @@ def player(request: Request, username: str) -> Response:
         {"page": "player", "player": username},
         title=user.username,
         record=record,
-        description=(
-            f"{user.username} on Parlour: the card games they play, their wins, their "
-            "ratings and how those went, and their recent matches."
+        description=say(
+            N_(
+                "{username} on Parlour: the card games they play, their wins, their "
+                "ratings and how those went, and their recent matches."
+            ),
+            username=user.username,
         ),
     )
 
@@ -349,10 +437,12 @@ def leaderboard(request: Request) -> Response:
         request,
         "leaderboard.html",
         {"page": "leaderboard"},
-        title="Leaderboard",
-        description=(
-            "The best rated players of each of Parlour's five card games, by their "
-            "OpenSkill rating from rated matches."
+        title=say(N_("Leaderboard")),
+        description=say(
+            N_(
+                "The best rated players of each of Parlour's five card games, by their "
+                "OpenSkill rating from rated matches."
+            )
         ),
     )
 
@@ -373,28 +463,36 @@ def review(request: Request, match_id: str) -> Response:
     if match is None or not found:
         return _not_found(
             request,
-            "No such match",
-            "There is no match with that link. Your finished matches are in the history.",
+            say(N_("No such match")),
+            say(N_("There is no match with that link. Your finished matches are in the history.")),
         )
     return _page(
         request,
         "review.html",
         {"page": "review", "match": match_id},
-        title="Review",
-        heading=_review_heading(match),
-        description=(
-            "A finished match on Parlour, move by move: every hand shown, each move in words, "
-            "the score as it went and what was said at the table."
+        title=say(N_("Review")),
+        heading=say(lambda said: _review_heading(match, said)),
+        description=say(
+            N_(
+                "A finished match on Parlour, move by move: every hand shown, each move in "
+                "words, the score as it went and what was said at the table."
+            )
         ),
     )
 
 
-def _review_heading(match: Match) -> str:
+def _review_heading(match: Match, said: Words) -> str:
     """The review's heading, as pages/review.js writes it once the record has loaded: the
     game and who played ("Coins: Ada vs Bob vs Cleo"), here so the page opens with it."""
     names = {player["seat"]: player.get("name") for player in match.players}
-    seats = " vs ".join(names.get(seat) or f"Seat {seat + 1}" for seat in range(match.seat_count))
-    return f"{games.get(match.game).title}: {seats}"
+    seats = [
+        names.get(seat) or said.gettext(N_("Seat {seat}"), seat=said.number(seat + 1))
+        for seat in range(match.seat_count)
+    ]
+    players = seats[0]
+    for name in seats[1:]:
+        players = said.gettext(N_("{players} vs {name}"), players=players, name=name)
+    return said.gettext(N_("{game}: {players}"), game=games.get(match.game).title, players=players)
 
 
 @lru_cache(maxsize=32)
@@ -427,15 +525,23 @@ def _rules_summary(game: str, language: str) -> str:
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> Response:
     if game not in games.REGISTRY or not (RULES_DIR / f"{game}.md").exists():
-        return _not_found(request, "No such game", "There are no rules for that game here.")
-    path = rules_path(game, request_language(request))
+        return _not_found(
+            request, say(N_("No such game")), say(N_("There are no rules for that game here."))
+        )
+    path = rules_path(game, _language(request))
     html = _rules_html(path, path.stat().st_mtime)
     return _page(
         request,
         "rules.html",
         {"page": "rules", "game": game},
-        title=f"{games.get(game).title} — rules",
-        description=f"The rules of {games.get(game).title}: {game_facts(games.get(game))['blurb']}",
+        title=say(N_("{game} — rules"), game=games.get(game).title),
+        description=say(
+            lambda said: said.gettext(
+                N_("The rules of {game}: {blurb}"),
+                game=games.get(game).title,
+                blurb=game_facts(games.get(game), said.language)["blurb"],
+            )
+        ),
         game=games.get(game),
         rules_html=Markup(html),
     )

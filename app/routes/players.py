@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
+from app.i18n.marks import N_
 from app.models import User, iso
 from app.people.confusables import name_key
 from app.records import history
@@ -29,7 +30,9 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     the caller may see (more through /api/matches?player=)."""
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
-        raise Refusal("player_not_found", f"There is no player called {username}.", 404)
+        raise Refusal(
+            "player_not_found", N_("There is no player called {username}."), 404, username=username
+        )
     return player_record(session, user, viewer.id if viewer else None)
 
 
@@ -95,7 +98,7 @@ def get_leaderboard(
 ) -> dict[str, Any]:
     """The best rated accounts in one game, best first."""
     if game not in games.REGISTRY:
-        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", N_("There is no game called {game!r}."), 422, game=game)
     rows = store.leaderboard(session=session, game=game, limit=limit)
     return {
         "game": game,

@@ -23,6 +23,7 @@ from app.http.deps import (
     client_address,
 )
 from app.http.schemas import BotIn, MuteIn, RoomIn, RoomSettingsIn, SeatIn
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.pace import TURN_BASED
 
@@ -43,7 +44,7 @@ async def create_room(
 ) -> dict[str, Any]:
     if body.rated and not user.is_account:
         raise Refusal(
-            "account_needed", "Only accounts can open a rated table: log in or sign up.", 403
+            "account_needed", N_("Only accounts can open a rated table: log in or sign up."), 403
         )
     await limits.open_room(user.id, client_address(request))
     room = await rooms.create(
@@ -69,7 +70,7 @@ async def list_rooms(
     waiting or playing with a person at them; public turn-based rooms until they start,
     whoever is connected, and once started only to their players."""
     if game is not None and game not in games.REGISTRY:
-        raise Refusal("unknown_game", f"There is no game called {game!r}.", 422)
+        raise Refusal("unknown_game", N_("There is no game called {game!r}."), 422, game=game)
     viewer = None if user is None else user.id
     listed = []
     for room_id in await rooms.storage.call(store.listed_room_ids, viewer_id=viewer, game=game):

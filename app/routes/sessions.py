@@ -23,6 +23,7 @@ from app.http.deps import (
     client_address,
 )
 from app.http.schemas import SessionIn
+from app.i18n.marks import N_
 from app.moderation.sanctions import refuse_if_origin_banned
 from app.observability.context import person
 from app.people.confusables import name_key
@@ -39,7 +40,7 @@ def name_or_error(raw: str) -> str:
     try:
         return clean_name(raw)
     except InvalidName as error:
-        raise Refusal("bad_name", str(error), 422) from None
+        raise Refusal("bad_name", error.message_id, 422, **error.params) from None
 
 
 def who(user: Identity) -> dict[str, Any]:
@@ -55,7 +56,10 @@ def _start_or_rename(
         owner = store.user_by_username_key(session=session, key=name_key(name))
         if owner is not None and (user is None or owner.id != user.id):
             raise Refusal(
-                "name_taken", f"{name} is taken by an account (or looks like one that is).", 409
+                "name_taken",
+                N_("{name} is taken by an account (or looks like one that is)."),
+                409,
+                name=name,
             )
         if user is None:
             # A banned person's browser, or address, gets no new guest.
@@ -82,7 +86,7 @@ async def start_session(
     name = name_or_error(body.name)
     if user is not None and user.is_account:
         if name != user.username:
-            raise Refusal("account_name", "An account plays under its username.", 409)
+            raise Refusal("account_name", N_("An account plays under its username."), 409)
         return who(user)
     if user is None:
         # Each guest is a row and a session: an address may start only so many.

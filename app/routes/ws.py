@@ -37,6 +37,8 @@ from app.http.schemas import (
     ReadWatchersMessage,
     RematchMessage,
 )
+from app.i18n.catalogues import words
+from app.i18n.marks import N_
 from app.i18n.requests import request_language
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
@@ -52,10 +54,15 @@ POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 # What a message sent to a stopping process is answered (before the socket closes with
 # SERVICE_RESTART, app/connections/hub.py), and where its client shows it.
-RESTARTING = "This server is restarting: send it again once reconnected."
+RESTARTING = N_("This server is restarting: send it again once reconnected.")
 ABOUT: dict[type, str] = {ChatLine: "chat", ReactMessage: "react", RematchMessage: "rematch"}
 ROOM_NOT_FOUND_CLOSE = 4404
 FOREIGN_ORIGIN_CLOSE = 4403
+
+
+def socket_language(websocket: WebSocket, identity: Identity | None) -> str:
+    """The language a socket is answered in: its account's setting, else its request's."""
+    return request_language(websocket, account=identity.language if identity else None)
 
 
 def error_message(code: str, message: str, about: str | None = None) -> str:
@@ -67,22 +74,29 @@ def error_message(code: str, message: str, about: str | None = None) -> str:
     return orjson.dumps(error).decode()
 
 
-def describe_validation(error: ValidationError) -> str:
+def describe_validation(error: ValidationError, language: str) -> str:
+    """What is wrong with a message, in ``language`` (the field and the validator's rule
+    are named as a program reads them, in English)."""
+    said = words(language)
     first = error.errors()[0]
     skip = ("act", "preview", "chat", "react", "read_watchers", "rematch", "ping")
     where = ".".join(str(part) for part in first["loc"] if part not in skip)
     if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        return (
-            "A message needs a 'type' of 'act', 'preview', 'chat', 'react', 'read_watchers', "
-            "'rematch' or 'ping'."
+        return said.gettext(
+            N_(
+                "A message needs a 'type' of 'act', 'preview', 'chat', 'react', "
+                "'read_watchers', 'rematch' or 'ping'."
+            )
         )
     if first["type"] == "json_invalid":
-        return "That message is not valid JSON."
-    return f"Bad message: {where or 'message'}: {first['msg']}."
+        return said.gettext(N_("That message is not valid JSON."))
+    return said.gettext(
+        N_("Bad message: {where}: {rule}."), where=where or "message", rule=first["msg"]
+    )
 
 
 def preview_reply(
-    rooms: Rooms, room: LiveRoom, user_id: str | None, message: PreviewMessage
+    rooms: Rooms, room: LiveRoom, user_id: str | None, message: PreviewMessage, language: str
 ) -> str:
     """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
@@ -91,7 +105,7 @@ def preview_reply(
             room, user_id=user_id, version=message.version, action=message.action
         )
     except Refusal as error:
-        reply.update(ok=False, code=error.code, message=error.message)
+        reply.update(ok=False, code=error.code, message=error.text(language))
     else:
         reply.update(ok=True, result=result)
     return orjson.dumps(reply).decode()
@@ -103,13 +117,13 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
     try:
         await work
     except Refusal as error:
-        connection.reply(error_message(error.code, error.message, about))
+        connection.reply(error_message(error.code, error.text(connection.language), about))
     except Exception as error:
         if not is_outage(error):
             raise
         # The database is down: nothing was written; the client may send it again.
         down = unavailable()
-        connection.reply(error_message(down.code, down.message, about))
+        connection.reply(error_message(down.code, down.text(connection.language), about))
     else:
         return True
     return False
@@ -150,12 +164,13 @@ def check_socket_counts(settings: Settings, person: int, from_address: int = 0) 
     if person >= settings.sockets_per_person or from_address >= settings.sockets_per_address:
         raise Refusal(
             "too_many_connections",
-            "Too many open connections: close another tab of Parlour, then reload.",
+            N_("Too many open connections: close another tab of Parlour, then reload."),
             429,
         )
 
 
-FLOODING = ("flooding", "")  # what ``Intake.refusal`` answers when the socket must close
+# What ``Intake.refusal`` answers when the socket must close.
+FLOODING = Refusal("flooding", "")
 
 
 class Intake:
@@ -168,20 +183,20 @@ class Intake:
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.violations = 0
 
-    def refusal(self, text: Any, now: float) -> tuple[str, str] | None:
-        """None if the frame may be read; else the (code, message) of its refusal, or
-        ``FLOODING``."""
+    def refusal(self, text: Any, now: float) -> Refusal | None:
+        """None if the frame may be read; else its refusal, or ``FLOODING``."""
         if not self.bucket.allow(now):
             self.violations += 1
             if self.violations > self.settings.max_rate_violations:
                 return FLOODING
-            return "rate_limited", "Too many messages; slow down."
+            return Refusal("rate_limited", N_("Too many messages; slow down."))
         if text is None:
-            return "bad_message", "Send JSON text frames, not binary."
+            return Refusal("bad_message", N_("Send JSON text frames, not binary."))
         if len(text) > self.settings.max_message_bytes:
-            return (
+            return Refusal(
                 "message_too_large",
-                f"Messages are at most {self.settings.max_message_bytes} bytes.",
+                N_("Messages are at most {most} bytes."),
+                most=self.settings.max_message_bytes,
             )
         return None
 
@@ -204,6 +219,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
     heard_before = session_ends.heard
     # The room stays in memory here until the socket counts as watching it: a copy let go
     # meanwhile would follow its owner no more.
+    identity: Identity | None = None
     with rooms.registry.kept(room_id):
         try:
             await state.limiter.look_up(room_id, address)
@@ -218,8 +234,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             # last, as nothing may stop the socket between this and ``opened`` below).
             opening = await hiding.opening(user_id) if user_id else None
         except Refusal as error:
+            said = error.text(socket_language(websocket, identity))
             await websocket.accept()
-            await websocket.send_text(error_message(error.code, error.message))
+            await websocket.send_text(error_message(error.code, said))
             await websocket.close(
                 code=ROOM_NOT_FOUND_CLOSE if error.status == 404 else POLICY_VIOLATION
             )
@@ -229,7 +246,8 @@ async def play(websocket: WebSocket, room_id: str) -> None:
                 raise
             down = unavailable()
             await websocket.accept()
-            await websocket.send_text(error_message(down.code, down.message))
+            said = down.text(socket_language(websocket, identity))
+            await websocket.send_text(error_message(down.code, said))
             await websocket.close(code=TRY_AGAIN_LATER)
             return
 
@@ -244,7 +262,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             address=address,
             chat=chat.recent_of(room),
             session_id=session_id,
-            language=request_language(websocket),
+            language=request_language(
+                websocket, account=identity.language if identity is not None else None
+            ),
         )
         # With no wait from here to ``hub.add``: a block told in between would miss it.
         connection.hides = hiding.opened(opening) if opening is not None else frozenset()
@@ -299,27 +319,30 @@ async def serve(
             break
         text: Any = message.get("text")
         refused = intake.refusal(text, loop.time())
-        if refused == FLOODING:
+        if refused is FLOODING:
             connection.close(POLICY_VIOLATION, "flooding")
             break
         if refused is not None:
             # A flood is told once for as long as the refusal is still waiting to go out.
-            once = "rate_limited" if refused[0] == "rate_limited" else ""
-            connection.reply(error_message(*refused), once=once)
+            once = "rate_limited" if refused.code == "rate_limited" else ""
+            said = refused.text(connection.language)
+            connection.reply(error_message(refused.code, said), once=once)
             continue
         try:
             parsed = ClientMessage.validate_json(text)
         except ValidationError as error:
-            connection.reply(error_message("bad_message", describe_validation(error)))
+            described = describe_validation(error, connection.language)
+            connection.reply(error_message("bad_message", described))
             continue
         if isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
         elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
-            connection.reply(preview_reply(rooms, room, user_id, parsed))
+            connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
         elif connection.restarting:
             # The process is stopping (app/departure.py): nothing new is taken; the socket
             # is about to close with SERVICE_RESTART, and the client sends it again then.
-            connection.reply(error_message("unavailable", RESTARTING, ABOUT.get(type(parsed))))
+            restarting = words(connection.language).gettext(RESTARTING)
+            connection.reply(error_message("unavailable", restarting, ABOUT.get(type(parsed))))
         elif isinstance(parsed, ReadWatchersMessage):
             connection.read_watchers(parsed.on)
         else:

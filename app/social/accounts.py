@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from app import store
+from app.i18n.marks import N_
 from app.models import User
 from app.people.confusables import name_key
 from app.refusal import Refusal
@@ -13,7 +14,9 @@ from app.refusal import Refusal
 def player_not_found(username: str) -> Refusal:
     """The answer for an unknown name — and for someone who blocked the asker, so that a
     block cannot be told from a name nobody has."""
-    return Refusal("player_not_found", f"There is no player called {username}.", 404)
+    return Refusal(
+        "player_not_found", N_("There is no player called {username}."), 404, username=username
+    )
 
 
 USERNAME_MAX = 40  # as a username in a request body (app/http/schemas.py)
@@ -24,7 +27,10 @@ def account_named(session: Session, username: str) -> User:
     and 422 ``bad_request`` for a name longer than any username (not repeated back)."""
     if len(username) > USERNAME_MAX:
         raise Refusal(
-            "bad_request", f"username: A username has at most {USERNAME_MAX} characters.", 422
+            "bad_request",
+            N_("username: A username has at most {most} characters."),
+            422,
+            most=USERNAME_MAX,
         )
     user = store.user_by_username_key(session=session, key=name_key(username.strip()))
     if user is None or user.username is None:
@@ -32,6 +38,6 @@ def account_named(session: Session, username: str) -> User:
     return user
 
 
-def not_yourself(user: User, me: str, what: str) -> None:
+def not_yourself(user: User, me: str, message_id: str) -> None:
     if user.id == me:
-        raise Refusal("not_yourself", f"You cannot {what} yourself.", 422)
+        raise Refusal("not_yourself", message_id, 422)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms import LiveRoom
 from app.social.accounts import account_named, not_yourself
@@ -16,7 +17,7 @@ from app.store.database_thread import DatabaseThread
 
 
 def seat_refused() -> Refusal:
-    return Refusal("seat_refused", "You cannot take a seat at this table.", 403)
+    return Refusal("seat_refused", N_("You cannot take a seat at this table."), 403)
 
 
 class Blocks:
@@ -30,7 +31,7 @@ class Blocks:
 
         def work(session: Any) -> frozenset[str]:
             user = account_named(session, username)
-            not_yourself(user, me, "block")
+            not_yourself(user, me, N_("You cannot block yourself."))
             social_store.block(session=session, blocker_id=me, blocked_id=user.id)
             return frozenset(social_store.blocked_by(session=session, blocker_id=me))
 
@@ -40,7 +41,9 @@ class Blocks:
         def work(session: Any) -> frozenset[str]:
             user = account_named(session, username)
             if not social_store.unblock(session=session, blocker_id=me, blocked_id=user.id):
-                raise Refusal("not_blocked", f"You have not blocked {username}.", 404)
+                raise Refusal(
+                    "not_blocked", N_("You have not blocked {username}."), 404, username=username
+                )
             return frozenset(social_store.blocked_by(session=session, blocker_id=me))
 
         self.hiding.changed(me, await self.database.run(work))

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.i18n.marks import N_
 from app.people.sessions import Identity
 from app.refusal import Refusal
 from app.social.accounts import account_named, not_yourself, player_not_found
@@ -26,12 +27,15 @@ class Friends:
 
         def work(session: Session) -> tuple[str, str, str]:
             user = account_named(session, username)
-            not_yourself(user, me.id, "befriend")
+            not_yourself(user, me.id, N_("You cannot befriend yourself."))
             if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
                 raise player_not_found(username)
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
                 raise Refusal(
-                    "player_blocked", f"You blocked {user.username}: unblock them first.", 409
+                    "player_blocked",
+                    N_("You blocked {username}: unblock them first."),
+                    409,
+                    username=user.username,
                 )
             outcome = social_store.ask_friend(session=session, from_id=me.id, to_id=user.id)
             return outcome, user.id, str(user.username)
@@ -50,7 +54,9 @@ class Friends:
         def work(session: Session) -> str:
             user = account_named(session, username)
             if not social_store.remove_friend(session=session, one=me.id, other=user.id):
-                raise Refusal("not_friends", f"You and {username} are not friends.", 404)
+                raise Refusal(
+                    "not_friends", N_("You and {username} are not friends."), 404, username=username
+                )
             return user.id
 
         # Their open friends page must not go on listing the friendship or the ask.

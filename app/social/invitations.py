@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.i18n.marks import N_
 from app.models import Invitation
 from app.people.sessions import Identity
 from app.refusal import Refusal
@@ -44,15 +45,15 @@ def wire(invitation: OpenInvitation) -> dict[str, Any]:
 
 
 def not_found() -> Refusal:
-    return Refusal("invitation_not_found", "There is no such invitation for you.", 404)
+    return Refusal("invitation_not_found", N_("There is no such invitation for you."), 404)
 
 
 def table_open(room: LiveRoom) -> None:
     """Refuse an invitation to a table that no longer waits for players."""
     if room.status != "waiting":
-        raise Refusal("not_waiting", "This table is no longer waiting for players.")
+        raise Refusal("not_waiting", N_("This table is no longer waiting for players."))
     if all(holder is not None for holder in room.seats):
-        raise Refusal("room_full", "Every seat is taken.")
+        raise Refusal("room_full", N_("Every seat is taken."))
 
 
 class Invitations:
@@ -82,13 +83,20 @@ class Invitations:
             # answered as for a name nobody has, so that the block cannot be probed.
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
                 raise player_not_found(username)
-            not_yourself(user, me.id, "invite")
+            not_yourself(user, me.id, N_("You cannot invite yourself."))
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
                 raise Refusal(
-                    "player_blocked", f"You blocked {user.username}: unblock them first.", 409
+                    "player_blocked",
+                    N_("You blocked {username}: unblock them first."),
+                    409,
+                    username=user.username,
                 )
             if user.id in seated:
-                raise Refusal("already_seated", f"{user.username} already sits at this table.")
+                raise Refusal(
+                    "already_seated",
+                    N_("{username} already sits at this table."),
+                    username=user.username,
+                )
             stored = social_store.add_invitation(
                 session=session,
                 invitation=Invitation(
@@ -121,7 +129,7 @@ class Invitations:
         if row is None or row.to_id != me.id:
             raise not_found()
         await self.database.call(social_store.drop_invitation, invitation_id=invitation_id)
-        raise Refusal("invitation_expired", "That table is no longer waiting for players.", 410)
+        raise Refusal("invitation_expired", N_("That table is no longer waiting for players."), 410)
 
     async def accept(self, me: Identity, invitation_id: str) -> dict[str, Any]:
         """Take a seat at the invitation's table; the host hears of it."""

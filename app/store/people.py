@@ -97,6 +97,20 @@ def extend_session(*, session: Session, session_id: str, expires_at: datetime) -
     session.commit()
 
 
+def languages_of(*, session: Session, user_ids: set[str]) -> dict[str, str | None]:
+    """Each user's language setting (None: none chosen)."""
+    if not user_ids:
+        return {}
+    query = select(User.id, User.language).where(User.id.in_(user_ids))
+    return {user_id: language for user_id, language in session.execute(query)}
+
+
+def set_language(*, session: Session, user_id: str, language: str | None) -> None:
+    """An account's language setting (None: none, the request's own)."""
+    session.execute(update(User).where(User.id == user_id).values(language=language))
+    session.commit()
+
+
 def mark_session_used(*, session: Session, session_id: str, at: datetime) -> None:
     session.execute(update(AuthSession).where(AuthSession.id == session_id).values(used_at=at))
     session.commit()

@@ -9,16 +9,28 @@ from app.models import PushSubscription
 
 
 def save_push_subscription(
-    *, session: Session, user_id: str, endpoint: str, p256dh: str, auth: str
+    *,
+    session: Session,
+    user_id: str,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    language: str | None = None,
 ) -> None:
     """Keep the subscription for ``user_id``: a browser subscribing again (or another
-    person signing in on it) replaces what its endpoint had."""
+    person signing in on it) replaces what its endpoint had. ``language``: the one the
+    browser read the site in (a guest's notifications speak it)."""
     row = session.scalars(select(PushSubscription).where(PushSubscription.endpoint == endpoint))
     existing = row.first()
     if existing is None:
-        session.add(PushSubscription(user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth))
+        session.add(
+            PushSubscription(
+                user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth, language=language
+            )
+        )
     else:
         existing.user_id, existing.p256dh, existing.auth = user_id, p256dh, auth
+        existing.language = language
     session.flush()
 
 
