@@ -1,7 +1,9 @@
 // i18n.js — the page's words in its language: t("message", {name}) and
 // tn("{n} point", "{n} points", n). The server sends the catalogue of the scripts' messages
 // in the page (app/i18n/client.py); in English there is none and the ids are the text.
-// Numbers and dates are written as the page's language writes them (Intl).
+// Numbers, dates and lists are written as the page's language writes them (Intl).
+// Every first argument is a string literal, so Babel's extractor finds each message
+// (python -m app.i18n update); tests/app/test_client_messages.py checks that.
 
 const CONTEXT = "\u0004"; // gettext's separator between a message's context and its id
 
@@ -54,6 +56,14 @@ export function tn(singular, plural, n, params) {
 /** A number as the page's language writes it. */
 export function number(value, options) {
   return new Intl.NumberFormat(language(), options).format(value);
+}
+
+/** "a, b and c": a list of words joined as the page's language joins them. */
+export function list(words) {
+  if (words.length <= 1) return words.join("");
+  // English keeps its own form (no comma before "and"); other languages use Intl's.
+  if (language() === "en") return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return new Intl.ListFormat(language(), { type: "conjunction" }).format(words);
 }
 
 /** A date (and time) as the page's language writes it. */
