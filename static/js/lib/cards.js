@@ -215,11 +215,14 @@ export function parseCard(code) {
 /** "queen of diamonds" (lower case, as the server's names), with an optional title. */
 export function cardName(code, pack = "french", titles = {}) {
   const title = titles[code] ? `, ${titles[code]}` : "";
-  if (code === "JK") return `${t("joker")}${title}`;
+  // Babel's extractor does not look inside template literals: each message stands alone.
+  const joker = t("joker");
+  if (code === "JK") return `${joker}${title}`;
   const { rank, suit } = parseCard(code);
   const words = pack === "spanish" ? SPANISH_WORDS : RANK_WORDS;
   const suitName = PACKS[pack]?.suits[suit] || suit;
-  return `${t("{rank} of {suit}", { rank: words[rank] || rank, suit: suitName })}${title}`;
+  const name = t("{rank} of {suit}", { rank: words[rank] || rank, suit: suitName });
+  return `${name}${title}`;
 }
 
 /** "Q♦"-style short text for logs: rank plus suit name initial where no symbol exists. */

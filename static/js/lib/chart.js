@@ -119,8 +119,9 @@ export function linesChart(lines, { label, colors, titles = [] }) {
     line.forEach((v, i) => {
       const dot = svg("circle", { cx: x(i), cy: y(v), r: 2, fill: colors[n % colors.length] });
       const title = svg("title");
+      const step = titles[i] || t("Step {number}", { number: i + 1 });
       title.textContent = t("{step}: {value}", {
-        step: titles[i] || t("Step {number}", { number: i + 1 }),
+        step,
         value: number(Math.round(v * 10) / 10),
       });
       dot.append(title);

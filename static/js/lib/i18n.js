@@ -32,7 +32,10 @@ function fill(text, params) {
 /** The message in the page's language, its {placeholders} filled from params. */
 export function t(message, params) {
   const found = catalogue().messages[message];
-  return fill(typeof found === "string" ? found : message, params);
+  // A message that is also a plural's singular ("Game Point") has the plural's forms: the
+  // first is the singular.
+  const text = Array.isArray(found) ? found[0] : found;
+  return fill(typeof text === "string" ? text : message, params);
 }
 
 /** A message whose translation depends on where it is used (pgettext). */

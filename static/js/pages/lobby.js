@@ -206,13 +206,16 @@ function hint(seated, free) {
   const away = state.room.seats
     .filter((s) => s.name && !s.bot && !s.connected && s.user_id !== me()?.id)
     .map((s) => s.name);
-  const awayText = away.length
-    ? ` ${tn("{names} is away.", "{names} are away.", away.length, { names: listWords(away) })}`
-    : "";
+  const awayWords = tn("{names} is away.", "{names} are away.", away.length, {
+    names: listWords(away),
+  });
+  const awayText = away.length ? ` ${awayWords}` : "";
   const more = tn("Waiting for {n} more player.", "Waiting for {n} more players.", free);
   if (isHost(state.room)) {
-    if (free) return `${more} ${t("Send the link, or add computer players.")}${awayText}`;
-    return away.length ? `${t("Every seat is taken.")}${awayText}` : t("Everyone is here.");
+    const send = t("Send the link, or add computer players.");
+    if (free) return `${more} ${send}${awayText}`;
+    const taken = t("Every seat is taken.");
+    return away.length ? `${taken}${awayText}` : t("Everyone is here.");
   }
   const host = state.room.seats.find((s) => s.user_id === state.room.host_id);
   if (host && !host.connected) {
@@ -222,7 +225,8 @@ function hint(seated, free) {
       { name: host.name, seconds: grace },
     );
   }
-  return `${free ? more : t("Waiting for the host to start.")}${awayText}`;
+  const waiting = free ? more : t("Waiting for the host to start.");
+  return `${waiting}${awayText}`;
 }
 
 /**

@@ -215,10 +215,10 @@ function facts() {
     [t("Players"), room.seats.map((s) => s.name).join(", ")],
     ...(record.seats || [])
       .filter((p) => playedBy(p))
-      .map((p) => [
-        p.name,
-        `${playedBy(p)}${credited(p) ? "" : t(" — the result is not counted as {name}'s", { name: p.name })}`,
-      ]),
+      .map((p) => {
+        const note = t(" — the result is not counted as {name}'s", { name: p.name });
+        return [p.name, `${playedBy(p)}${credited(p) ? "" : note}`];
+      }),
     [t("Winner"), listWords(winners) || "—"],
     [
       t("Final score"),
@@ -280,9 +280,10 @@ async function init() {
     ratingChanges: async () => record.ratings || [],
   });
   game = table.game;
+  const versus = t(" vs ");
   $("#review-title").textContent = t("{game}: {players}", {
     game: record.title,
-    players: seats.map((s) => s.name).join(t(" vs ")),
+    players: seats.map((s) => s.name).join(versus),
   });
   document.title = t("Review · {game} · Parlour", { game: record.title });
   // The controls are on the page from the start (review.html), disabled until now.

@@ -37,7 +37,8 @@ export function announceChanges(ctx, previous, moveLine) {
   const lastLine = moveLine ? `${moveLine}. ` : "";
   const message = ctx.words(view.message || "");
   if (mineNow && (!minePrev || prev?.phase !== view.phase || newVersion)) {
-    announce(`${lastLine}${t("Your turn.")} ${message}`);
+    const yourTurn = t("Your turn.");
+    announce(`${lastLine}${yourTurn} ${message}`);
   } else if (newVersion) {
     announce(`${lastLine}${message}`);
   }

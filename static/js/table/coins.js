@@ -33,13 +33,11 @@ export default {
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
+    const tricks = tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0);
     return h(
       "span.extra",
       {},
-      t("{coins} this hand · {tricks}", {
-        coins: coins(v.hand_points?.[seat] ?? 0),
-        tricks: tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0),
-      }),
+      t("{coins} this hand · {tricks}", { coins: coins(v.hand_points?.[seat] ?? 0), tricks }),
     );
   },
 
@@ -67,11 +65,12 @@ export default {
       trick = h("div.trick.empty", {}, h("p.muted", {}, t("The trick will appear here.")));
     }
     const cycle = v.suit_cycle || ["cups", "coins", "swords", "clubs"];
+    const beat = t(" beat ");
     const legend = h(
       "p.suit-cycle",
       {
         "aria-label": t("Suit cycle: {cycle}", {
-          cycle: [...cycle, cycle[0]].map(suitName).join(t(" beat ")),
+          cycle: [...cycle, cycle[0]].map(suitName).join(beat),
         }),
       },
       [...cycle, cycle[0]].flatMap((suit, i) => [

@@ -37,13 +37,11 @@ export default {
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
+    const tricks = tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0);
     return h(
       "span.extra",
       {},
-      t("{points} this round · {tricks}", {
-        points: points(v.round_points?.[seat] ?? 0),
-        tricks: tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0),
-      }),
+      t("{points} this round · {tricks}", { points: points(v.round_points?.[seat] ?? 0), tricks }),
     );
   },
 

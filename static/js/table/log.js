@@ -17,9 +17,9 @@ const KEPT = 40;
 function accountOf(ctx, event) {
   const mover = event.name || ctx.name(event.seat);
   const text = nameSeats(event.text, (seat) => (seat === event.seat ? mover : ctx.name(seat)));
-  return event.played_by === "clock"
-    ? `${text} ${t("({name}'s time ran out: the clock played this move.)", { name: mover })}`
-    : text;
+  if (event.played_by !== "clock") return text;
+  const clock = t("({name}'s time ran out: the clock played this move.)", { name: mover });
+  return `${text} ${clock}`;
 }
 
 export class PlayLog {

@@ -75,12 +75,14 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
   const shownHand = ctx.hands?.[seat];
   const facts = status(ctx, seat, holder, toAct);
   const you = seat === ctx.me ? t(" (you)") : "";
-  const label = `${t("{player}: {cards} in hand, {score} {unit}", {
+  const cards = tn("{n} card", "{n} cards", size);
+  const holding = t("{player}: {cards} in hand, {score} {unit}", {
     player: `${ctx.name(seat)}${you}`,
-    cards: tn("{n} card", "{n} cards", size),
+    cards,
     score,
     unit: ctx.unitFor(score),
-  })}${facts.length ? `, ${facts.join(", ")}` : ""}`;
+  });
+  const label = `${holding}${facts.length ? `, ${facts.join(", ")}` : ""}`;
   return h(
     "div.plate",
     {

@@ -76,7 +76,8 @@ export default {
           ? t("Same rank as the Upcard.")
           : t("Neither the Upcard's suit nor its rank.");
     if (!choices.length) return relation;
-    return `${relation} ${t("Offered: {choices}.", { choices: choices.map((c) => c.label).join(", ") })}`;
+    const offered = t("Offered: {choices}.", { choices: choices.map((c) => c.label).join(", ") });
+    return `${relation} ${offered}`;
   },
 
   actions(ctx) {

@@ -56,7 +56,8 @@ export function arrangeBoard(ctx) {
     el.setAttribute("aria-pressed", selected ? "true" : "false");
     // Named by its content, as a hand's cards are: the card's name (its own text), then
     // where it lies; an aria-label would hide the drawn card's corner text from the name.
-    el.append(h("span.sr-only", {}, `, ${where}${selected ? t(", selected") : ""}`));
+    const chosen = selected ? t(", selected") : "";
+    el.append(h("span.sr-only", {}, `, ${where}${chosen}`));
     el.addEventListener("click", (event) => {
       event.stopPropagation();
       const zone = el.closest("[data-zone]")?.dataset.zone;
