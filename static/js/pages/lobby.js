@@ -258,8 +258,9 @@ function render() {
   const opts = (state.room.options_text || []).join(" · ");
   const visibility =
     state.room.visibility === "public" ? t("Public table") : t("Private table (link only)");
+  const rated = t("Rated");
   $("#lobby-options").textContent =
-    `${visibility}${state.room.rated ? ` · ${t("Rated")}` : ""}${opts ? ` · ${opts}` : ""}`;
+    `${visibility}${state.room.rated ? ` · ${rated}` : ""}${opts ? ` · ${opts}` : ""}`;
   const seated = mySeat();
   const list = $("#seat-list");
   const focusKey = document.activeElement?.dataset?.action

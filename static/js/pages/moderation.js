@@ -153,10 +153,11 @@ function personReport(report) {
 }
 
 function personEntry(entry) {
+  const moderator = entry.moderator || t("command line");
   return h(
     "li",
     {},
-    `${when(entry.at)} · ${entry.moderator || t("command line")} · ${entry.action}: `,
+    `${when(entry.at)} · ${moderator} · ${entry.action}: `,
     h("span", { dir: "auto" }, entry.reason),
   );
 }

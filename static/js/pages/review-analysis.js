@@ -101,10 +101,11 @@ export function reviewAnalysis({ matchId, seats, colors, cardName, moveText, go 
   function draw() {
     const decisions = analysis.decisions;
     bySeq = new Map(decisions.map((d) => [d.seq, d]));
-    const accuracy = Object.entries(analysis.accuracy).map(
-      ([seat, figure]) =>
-        `${seats[Number(seat)]?.name || t("Seat {number}", { number: Number(seat) + 1 })} ${number(figure / 100, { style: "percent", maximumFractionDigits: 3 })}`,
-    );
+    const accuracy = Object.entries(analysis.accuracy).map(([seat, figure]) => {
+      const name = seats[Number(seat)]?.name || t("Seat {number}", { number: Number(seat) + 1 });
+      const percent = number(figure / 100, { style: "percent", maximumFractionDigits: 3 });
+      return `${name} ${percent}`;
+    });
     status.textContent = accuracy.length
       ? t("Accuracy: {list}", { list: accuracy.join(" · ") })
       : t("No move of a person to judge.");

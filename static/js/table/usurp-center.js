@@ -259,6 +259,7 @@ function handSummary(ctx, summary) {
           h("span.small", {}, t("Downcards turned at its end: ")),
           turned.map((d) => {
             const gave = scoredText(ctx, d.scored);
+            const reneg = t("Reneg");
             return h(
               "figure.mini-card",
               { class: d.reneg ? "reneg" : "", dataset: { seat: String(d.seat) } },
@@ -266,7 +267,7 @@ function handSummary(ctx, summary) {
               h(
                 "figcaption",
                 {},
-                `${ctx.name(d.seat)}${d.reneg ? ` · ${t("Reneg")}${gave ? `: ${gave}` : ""}` : ""}`,
+                `${ctx.name(d.seat)}${d.reneg ? ` · ${reneg}${gave ? `: ${gave}` : ""}` : ""}`,
               ),
             );
           }),

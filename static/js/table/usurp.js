@@ -167,13 +167,10 @@ export default {
               "tr",
               {},
               h("td", {}, String(row.hand)),
-              row.hand_points.map((p, s) =>
-                h(
-                  "td",
-                  {},
-                  `${p}${row.reneg_points?.[s] ? ` ${t("({points} reneg)", { points: row.reneg_points[s] })}` : ""}`,
-                ),
-              ),
+              row.hand_points.map((p, s) => {
+                const reneg = t("({points} reneg)", { points: row.reneg_points?.[s] });
+                return h("td", {}, `${p}${row.reneg_points?.[s] ? ` ${reneg}` : ""}`);
+              }),
               h(
                 "td",
                 {},

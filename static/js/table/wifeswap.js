@@ -19,6 +19,7 @@ const LED = {
 
 /** On a plate, families as short text ("K♠ Q♠ 7♠ · 23"), readable at any size. */
 function compactFamilies(ctx, seat, families) {
+  const royal = t("♛ Royal");
   return h(
     "ul.families-compact",
     { "aria-label": t("{name}'s families", { name: ctx.name(seat) }) },
@@ -29,7 +30,7 @@ function compactFamilies(ctx, seat, families) {
         f.cards.map((c) =>
           h("span.short-card", { class: /[HD]$/.test(c) ? "red" : "" }, cardShort(c, ctx.pack)),
         ),
-        h("span.family-points", {}, ` ${f.points}${f.royal ? ` ${t("♛ Royal")}` : ""}`),
+        h("span.family-points", {}, ` ${f.points}${f.royal ? ` ${royal}` : ""}`),
         h("span.sr-only", {}, f.royal ? t(" points, Royal") : t(" points")),
       ),
     ),
