@@ -80,7 +80,21 @@ function optionField(option) {
   return h("div.field", {}, h("label", { for: id }, option.label), input, hint);
 }
 
+// The words for the options' choices the games offer (the server sends their values, such
+// as "democratic_league"); a value not listed here is shown as it is, humanized.
+const CHOICE_WORDS = {
+  forgiven: t("Forgiven"),
+  democratic_league: t("Democratic league"),
+  magellan: t("Magellan"),
+  single: t("Single"),
+  double: t("Double"),
+  none: t("None"),
+  standard: t("Standard"),
+  alternative: t("Alternative"),
+};
+
 function humanize(value) {
+  if (Object.hasOwn(CHOICE_WORDS, value)) return CHOICE_WORDS[value];
   return String(value)
     .replaceAll("_", " ")
     .replace(/^./, (c) => c.toUpperCase());
