@@ -7,7 +7,7 @@
 
 import { api, get, post } from "../lib/api.js";
 import { $, h, showError } from "../lib/dom.js";
-import { date, t } from "../lib/i18n.js";
+import { date, t, tc } from "../lib/i18n.js";
 import { initChrome } from "./common.js";
 
 initChrome();
@@ -122,7 +122,7 @@ function reportItem(report) {
     lines.length ? h("ol.chat-list", {}, lines.map(lineItem)) : null,
     personActions(who, [report.id]),
     report.room_id ? closeTable(report.room_id) : null,
-    button(t("Dismiss"), () =>
+    button(tc("report", "Dismiss"), () =>
       act(t("dismissing"), (reason) =>
         post(`/moderation/reports/${report.id}`, { status: "dismissed", reason }),
       ),

@@ -62,13 +62,14 @@ export default {
         h(
           "div.graveyard",
           {
-            "aria-label": t(
-              "{name}'s graveyard: {cards}, newest batch {batch}; {covered} covered",
+            "aria-label": tn(
+              "{name}'s graveyard: {cards}, newest batch {batch}; {n} covered",
+              "{name}'s graveyard: {cards}, newest batch {batch}; {n} covered",
+              grave.covered,
               {
                 name: ctx.name(seat),
                 cards: cards(grave.size),
                 batch: grave.top.map((c) => ctx.cardName(c)).join(", "),
-                covered: grave.covered,
               },
             ),
             dataset: { watch: `grave:${seat}`, value: String(grave.size) },
@@ -80,7 +81,7 @@ export default {
             grave.top.map((code) => ctx.card(code, { className: "small" })),
           ),
           grave.covered
-            ? h("span.small", {}, t("+ {count} covered", { count: grave.covered }))
+            ? h("span.small", {}, tn("+ {n} covered", "+ {n} covered", grave.covered))
             : null,
           seat === ctx.me && grave.covered_cards?.length
             ? h(

@@ -8,7 +8,7 @@
 
 import { post } from "../lib/api.js";
 import { $, $$, h, showError } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { t, tn } from "../lib/i18n.js";
 import { noticeText, onLive } from "../lib/live.js";
 import { TalkAnnouncer } from "./live.js";
 import { liveLine } from "./person.js";
@@ -302,7 +302,7 @@ export class ChatPanel {
       const badge = $(".unread", button);
       badge.hidden = !this.unread[channel];
       badge.textContent = this.unread[channel]
-        ? t("{count} new", { count: this.unread[channel] })
+        ? tn("{n} new", "{n} new", this.unread[channel])
         : "";
     }
   }
