@@ -51,8 +51,6 @@ export function makeContext(frame, table) {
     titles,
     mode,
     lowerWins: Boolean(lowerWins),
-    // What a score counts ("points"; Cups: "cards"; Usurp: "Game Points").
-    scoreUnit: unitFor(2),
     // The unit agreeing with a score: "1 point", "2 points", "1 Game Point" (the game
     // module's `unitFor(n)`, in the page's language).
     unitFor,
