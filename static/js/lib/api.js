@@ -6,6 +6,7 @@
 // meanwhile) is sent again after the same step.
 
 import { boot } from "./dom.js";
+import { t } from "./i18n.js";
 
 const sessionListeners = [];
 let starting = null;
@@ -71,7 +72,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(`/api${path}`, init);
   } catch {
-    throw new ApiError("network", "Cannot reach the server. Check your connection.", 0);
+    throw new ApiError("network", t("Cannot reach the server. Check your connection."), 0);
   }
   const text = await response.text();
   let data = null;
@@ -81,7 +82,10 @@ async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message = data?.message || data?.detail || `The server refused (${response.status}).`;
+    const message =
+      data?.message ||
+      data?.detail ||
+      t("The server refused ({status}).", { status: response.status });
     throw new ApiError(data?.code || "http_error", String(message), response.status);
   }
   return data;

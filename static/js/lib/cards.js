@@ -4,33 +4,73 @@
 // Every card element carries its name as text for screen readers ("queen of diamonds").
 // The suit shapes live once in a hidden sprite; each card <use>s them.
 
+import { t, tc, tn } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+// Each pack's words in the page's language. The same English word names different suits in
+// different packs ("clubs" of the French pack are tréboles, the Spanish deck's are Bastos),
+// so each pack's words carry its own context.
 export const PACKS = {
   french: {
-    suits: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
+    suits: {
+      S: tc("French pack", "spades"),
+      H: tc("French pack", "hearts"),
+      D: tc("French pack", "diamonds"),
+      C: tc("French pack", "clubs"),
+    },
     colors: { S: "#1e293b", H: "#c8102e", D: "#c8102e", C: "#1e293b" },
-    courts: { J: "Jack", Q: "Queen", K: "King" },
+    courts: {
+      J: tc("French pack", "Jack"),
+      Q: tc("French pack", "Queen"),
+      K: tc("French pack", "King"),
+    },
   },
   spanish: {
-    suits: { C: "cups", O: "coins", S: "swords", B: "clubs" },
+    suits: {
+      C: tc("Spanish deck", "cups"),
+      O: tc("Spanish deck", "coins"),
+      S: tc("Spanish deck", "swords"),
+      B: tc("Spanish deck", "clubs"),
+    },
     colors: { C: "#b91c1c", O: "#b7791f", S: "#1d4ed8", B: "#15803d" },
-    courts: { J: "Knave", N: "Knight", K: "King" },
+    courts: {
+      J: tc("Spanish deck", "Knave"),
+      N: tc("Spanish deck", "Knight"),
+      K: tc("Spanish deck", "King"),
+    },
   },
   tarot: {
-    suits: { C: "cups", O: "coins", S: "swords", W: "wands" },
+    suits: {
+      C: tc("tarot", "cups"),
+      O: tc("tarot", "coins"),
+      S: tc("tarot", "swords"),
+      W: tc("tarot", "wands"),
+    },
     colors: { C: "#9f1239", O: "#a16207", S: "#334155", W: "#166534" },
-    courts: { P: "Page", N: "Knight", Q: "Queen", K: "King" },
+    courts: {
+      P: tc("tarot", "Page"),
+      N: tc("tarot", "Knight"),
+      Q: tc("tarot", "Queen"),
+      K: tc("tarot", "King"),
+    },
   },
 };
 
-const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king", N: "knight", P: "page" };
+const RANK_WORDS = {
+  A: t("ace"),
+  J: t("jack"),
+  Q: t("queen"),
+  K: t("king"),
+  N: t("knight"),
+  P: t("page"),
+};
 // The Spanish courts with their Spanish names beside, as the server's accounts name them.
 const SPANISH_WORDS = {
   ...RANK_WORDS,
-  J: "knave (Sota)",
-  N: "knight (Caballo)",
-  K: "king (Rey)",
+  J: t("knave (Sota)"),
+  N: t("knight (Caballo)"),
+  K: t("king (Rey)"),
 };
 
 const SUIT_SHAPES = {
@@ -175,16 +215,19 @@ export function parseCard(code) {
 /** "queen of diamonds" (lower case, as the server's names), with an optional title. */
 export function cardName(code, pack = "french", titles = {}) {
   const title = titles[code] ? `, ${titles[code]}` : "";
-  if (code === "JK") return `joker${title}`;
+  // Babel's extractor does not look inside template literals: each message stands alone.
+  const joker = t("joker");
+  if (code === "JK") return `${joker}${title}`;
   const { rank, suit } = parseCard(code);
   const words = pack === "spanish" ? SPANISH_WORDS : RANK_WORDS;
   const suitName = PACKS[pack]?.suits[suit] || suit;
-  return `${words[rank] || rank} of ${suitName}${title}`;
+  const name = t("{rank} of {suit}", { rank: words[rank] || rank, suit: suitName });
+  return `${name}${title}`;
 }
 
 /** "Q♦"-style short text for logs: rank plus suit name initial where no symbol exists. */
 export function cardShort(code, pack = "french") {
-  if (code === "JK") return "Joker";
+  if (code === "JK") return t("Joker");
   const { rank, suit } = parseCard(code);
   if (pack === "french") return `${rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[suit] || suit}`;
   return `${rank} ${PACKS[pack]?.suits[suit] || suit}`;
@@ -228,7 +271,7 @@ function jokerFace(title) {
     <rect x="20" y="18" width="60" height="104" rx="5" fill="#ede9fe" stroke="#6d28d9" stroke-width="1.5"/>
     <path d="M50 30 57 48 76 48 61 60 67 79 50 67 33 79 39 60 24 48 43 48z" fill="#7c3aed"/>
     <path d="M36 92c4-8 24-8 28 0" stroke="#6d28d9" stroke-width="3" fill="none"/>
-    <text x="50" y="113" font-size="10.5" text-anchor="middle" font-weight="700" fill="#6d28d9" font-family="Liberation Sans, Arial, Helvetica, sans-serif">${(title || "Joker").toUpperCase()}</text>`;
+    <text x="50" y="113" font-size="10.5" text-anchor="middle" font-weight="700" fill="#6d28d9" font-family="Liberation Sans, Arial, Helvetica, sans-serif">${(title || t("Joker")).toUpperCase()}</text>`;
 }
 
 const faceCache = new Map();
@@ -287,7 +330,7 @@ export function cardEl(code, pack = "french", options = {}) {
     el.innerHTML = BACK_SVG;
     if (tag === "span") {
       el.setAttribute("role", "img");
-      el.setAttribute("aria-label", label || "face-down card");
+      el.setAttribute("aria-label", label || t("face-down card"));
     }
     return el;
   }
@@ -311,7 +354,7 @@ export function backsEl(count, { max = 6, label } = {}) {
   const fan = document.createElement("span");
   fan.className = "backs";
   fan.setAttribute("role", "img");
-  fan.setAttribute("aria-label", label || `${count} ${count === 1 ? "card" : "cards"}`);
+  fan.setAttribute("aria-label", label || tn("{n} card", "{n} cards", count));
   const shown = Math.min(count, max);
   for (let i = 0; i < shown; i += 1) {
     const back = document.createElement("span");

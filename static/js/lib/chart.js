@@ -3,6 +3,8 @@
 // the axis; `linesChart`: several series over the same steps (the review's expected scores).
 // The numbers come from the server; this only draws them.
 
+import { number, t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}) {
@@ -45,7 +47,7 @@ export function lineChart(values, label) {
     [low, y(low)],
   ]) {
     const text = svg("text", { x: pad - 4, y: at + 4, "text-anchor": "end", class: "axis-label" });
-    text.textContent = String(value);
+    text.textContent = number(value);
     root.append(text);
   }
   root.append(
@@ -58,7 +60,10 @@ export function lineChart(values, label) {
   values.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(v), r: 3, class: "dot" });
     const title = svg("title");
-    title.textContent = i === 0 ? `Start: ${v}` : `After match ${i}: ${v}`;
+    title.textContent =
+      i === 0
+        ? t("Start: {rating}", { rating: number(v) })
+        : t("After match {number}: {rating}", { number: i, rating: number(v) });
     dot.append(title);
     root.append(dot);
   });
@@ -98,7 +103,7 @@ export function linesChart(lines, { label, colors, titles = [] }) {
       "text-anchor": "end",
       class: "axis-label",
     });
-    text.textContent = String(Math.round(value));
+    text.textContent = number(Math.round(value));
     root.append(text);
   }
   lines.forEach((line, n) => {
@@ -114,7 +119,11 @@ export function linesChart(lines, { label, colors, titles = [] }) {
     line.forEach((v, i) => {
       const dot = svg("circle", { cx: x(i), cy: y(v), r: 2, fill: colors[n % colors.length] });
       const title = svg("title");
-      title.textContent = `${titles[i] || `Step ${i + 1}`}: ${Math.round(v * 10) / 10}`;
+      const step = titles[i] || t("Step {number}", { number: i + 1 });
+      title.textContent = t("{step}: {value}", {
+        step,
+        value: number(Math.round(v * 10) / 10),
+      });
       dot.append(title);
       root.append(dot);
     });

@@ -3,7 +3,8 @@
 // its person, how many moves the clock played for them, and whether the seat's result is
 // theirs (docs/protocol.md, "Matches").
 
-import { listWords, plural } from "./dom.js";
+import { listWords } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 function run({ from, to }) {
   return from === to ? `${from}` : `${from}–${to}`;
@@ -14,10 +15,17 @@ export function playedBy(player) {
   const parts = [];
   const runs = player.stand_ins || [];
   if (runs.length) {
-    const moves = runs.length === 1 && runs[0].from === runs[0].to ? "move" : "moves";
-    parts.push(`a computer played ${moves} ${listWords(runs.map(run))}`);
+    const one = runs.length === 1 && runs[0].from === runs[0].to;
+    const moves = listWords(runs.map(run));
+    parts.push(
+      one
+        ? t("a computer played move {moves}", { moves })
+        : t("a computer played moves {moves}", { moves }),
+    );
   }
-  if (player.timeouts) parts.push(`the clock played ${plural(player.timeouts, "move")}`);
+  if (player.timeouts) {
+    parts.push(tn("the clock played {n} move", "the clock played {n} moves", player.timeouts));
+  }
   return parts.join("; ");
 }
 

@@ -1,6 +1,8 @@
 // dom.js — tiny DOM helpers shared by every page: element builder, boot data,
 // screen-reader announcements, and inline error messages placed next to their action.
 
+import { date, list, t } from "./i18n.js";
+
 /** Build an element: h("button.btn.primary", {type: "button", onclick}, "Go"). */
 export function h(spec, attrs = {}, ...children) {
   const [tag, ...classes] = spec.split(".");
@@ -77,17 +79,12 @@ export function showError(el, message) {
 /** Seat display name: "Ann", or "Seat 2" for an empty seat. */
 export function seatName(room, seat) {
   const holder = room?.seats?.[seat];
-  return holder?.name || `Seat ${seat + 1}`;
+  return holder?.name || t("Seat {number}", { number: seat + 1 });
 }
 
-/** "a, b and c" */
+/** "a, b and c", in the page's language. */
 export function listWords(words) {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-}
-
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
+  return list(words);
 }
 
 export function reducedMotion() {
@@ -96,6 +93,5 @@ export function reducedMotion() {
 
 export function formatDate(iso) {
   if (!iso) return "";
-  const date = new Date(iso);
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return date(new Date(iso), { dateStyle: "medium", timeStyle: "short" });
 }

@@ -1,7 +1,9 @@
 // i18n.js — the page's words in its language: t("message", {name}) and
 // tn("{n} point", "{n} points", n). The server sends the catalogue of the scripts' messages
 // in the page (app/i18n/client.py); in English there is none and the ids are the text.
-// Numbers and dates are written as the page's language writes them (Intl).
+// Numbers, dates and lists are written as the page's language writes them (Intl).
+// Every first argument is a string literal, so Babel's extractor finds each message
+// (python -m app.i18n update); tests/app/test_client_messages.py checks that.
 
 const CONTEXT = "\u0004"; // gettext's separator between a message's context and its id
 
@@ -30,7 +32,10 @@ function fill(text, params) {
 /** The message in the page's language, its {placeholders} filled from params. */
 export function t(message, params) {
   const found = catalogue().messages[message];
-  return fill(typeof found === "string" ? found : message, params);
+  // A message that is also a plural's singular ("Game Point") has the plural's forms: the
+  // first is the singular.
+  const text = Array.isArray(found) ? found[0] : found;
+  return fill(typeof text === "string" ? text : message, params);
 }
 
 /** A message whose translation depends on where it is used (pgettext). */
@@ -54,6 +59,14 @@ export function tn(singular, plural, n, params) {
 /** A number as the page's language writes it. */
 export function number(value, options) {
   return new Intl.NumberFormat(language(), options).format(value);
+}
+
+/** "a, b and c": a list of words joined as the page's language joins them. */
+export function list(words) {
+  if (words.length <= 1) return words.join("");
+  // English keeps its own form (no comma before "and"); other languages use Intl's.
+  if (language() === "en") return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return new Intl.ListFormat(language(), { type: "conjunction" }).format(words);
 }
 
 /** A date (and time) as the page's language writes it. */

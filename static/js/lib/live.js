@@ -8,6 +8,7 @@
 
 import { get, post } from "./api.js";
 import { $, announce, boot, gameFacts, h } from "./dom.js";
+import { date, t } from "./i18n.js";
 
 const listeners = [];
 const shown = new Set(); // invitation ids with a notice on the page
@@ -32,7 +33,7 @@ function tellListeners(message) {
 function region() {
   let el = $("#live-notices");
   if (!el) {
-    el = h("div.live-notices", { id: "live-notices", role: "region", "aria-label": "News" });
+    el = h("div.live-notices", { id: "live-notices", role: "region", "aria-label": t("News") });
     document.body.append(el);
   }
   return el;
@@ -40,7 +41,7 @@ function region() {
 
 function dismissable(text, ...actions) {
   const card = h("div.live-notice.panel", { role: "status" }, h("p", {}, text));
-  const close = h("button.btn.ghost.small", { type: "button" }, "Dismiss");
+  const close = h("button.btn.ghost.small", { type: "button" }, t("Dismiss"));
   close.addEventListener("click", () => card.remove());
   card.append(h("div.row.wrap", {}, ...actions, close));
   region().append(card);
@@ -52,10 +53,10 @@ function showInvitation(invitation) {
   if (shown.has(invitation.id)) return;
   shown.add(invitation.id);
   const title = gameFacts(invitation.game)?.title || invitation.game;
-  const text = `${invitation.from} invites you to a seat at ${title}.`;
+  const text = t("{name} invites you to a seat at {game}.", { name: invitation.from, game: title });
   const error = h("p.error.small", { role: "alert", hidden: true });
-  const accept = h("button.btn.primary.small", { type: "button" }, "Accept");
-  const decline = h("button.btn.small", { type: "button" }, "Decline");
+  const accept = h("button.btn.primary.small", { type: "button" }, t("Accept"));
+  const decline = h("button.btn.small", { type: "button" }, t("Decline"));
   const card = dismissable(text, accept, decline);
   card.dataset.invitation = invitation.id;
   card.append(error);
@@ -83,24 +84,38 @@ function closeInvitation(id) {
 }
 
 const TEXTS = {
-  friend_request: (m) => `${m.from} asks to be your friend.`,
-  friend_accepted: (m) => `${m.by} is now your friend.`,
-  invitation_accepted: (m) => `${m.by} accepted your invitation.`,
-  invitation_declined: (m) => `${m.by} declined your invitation.`,
+  friend_request: (m) => t("{name} asks to be your friend.", { name: m.from }),
+  friend_accepted: (m) => t("{name} is now your friend.", { name: m.by }),
+  invitation_accepted: (m) => t("{name} accepted your invitation.", { name: m.by }),
+  invitation_declined: (m) => t("{name} declined your invitation.", { name: m.by }),
   notice: (m) => noticeText(m),
 };
 
 /** A moderator's notice as the person reads it: its words, and until when. */
 export function noticeText(message) {
   return message.until
-    ? `${message.text} (until ${new Date(message.until).toLocaleString()})`
+    ? t("{text} (until {time})", { text: message.text, time: moment(message.until) })
     : message.text;
+}
+
+// A moment as the browser's own toLocaleString() writes it, in the page's language.
+const MOMENT = {
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+};
+
+function moment(iso) {
+  return date(new Date(iso), MOMENT);
 }
 
 const SEEN_WARNING = "parlour.seen-warning"; // the time of the newest warning shown
 
 function untilText(until) {
-  return until ? ` (until ${new Date(until).toLocaleString()})` : "";
+  return until ? t(" (until {time})", { time: moment(until) }) : "";
 }
 
 /** A word that stays until the person dismisses it: a mute or ban in force. */
@@ -118,7 +133,10 @@ async function showStanding() {
   }
   for (const sanction of word.sanctions) {
     if (sanction.kind === "mute") {
-      const text = `A moderator muted you everywhere${untilText(sanction.until)}. Reason: ${sanction.reason}`;
+      const text = t("A moderator muted you everywhere{until}. Reason: {reason}", {
+        until: untilText(sanction.until),
+        reason: sanction.reason,
+      });
       standing(text, "mute");
       tellListeners({ type: "notice", kind: "mute", text });
     }
@@ -126,7 +144,7 @@ async function showStanding() {
   const seen = localStorage.getItem(SEEN_WARNING) || "";
   const unseen = word.warnings.filter((w) => w.at > seen);
   for (const warning of unseen.reverse()) {
-    dismissable(`A moderator warns you: ${warning.reason}`);
+    dismissable(t("A moderator warns you: {reason}", { reason: warning.reason }));
   }
   if (unseen.length) localStorage.setItem(SEEN_WARNING, unseen[unseen.length - 1].at);
 }

@@ -6,6 +6,7 @@
 
 import { credited, playedBy } from "./credit.js";
 import { formatDate, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** "+12", "−8", "±0": a rating change as people write it. */
 export function signed(n) {
@@ -16,7 +17,7 @@ export function signed(n) {
 
 function playerName(player) {
   const name = h("span", {}, player.name);
-  if (player.bot) return [name, h("span.badge", {}, "computer")];
+  if (player.bot) return [name, h("span.badge", {}, t("computer"))];
   if (player.username) {
     return h("a", { href: `/players/${encodeURIComponent(player.username)}` }, player.name);
   }
@@ -24,7 +25,7 @@ function playerName(player) {
 }
 
 /** Why a player's rating changed as it did, when it was not by their seat's result. */
-export const LEFT_NOTE = "left the table: rated last";
+export const LEFT_NOTE = t("left the table: rated last");
 
 function ratingChange(change) {
   if (!change) return null;
@@ -34,7 +35,7 @@ function ratingChange(change) {
       {
         class: change.change >= 0 ? "up" : "down",
         dataset: { ratingSeat: String(change.seat) },
-        title: `Rating ${change.before} → ${change.after}`,
+        title: t("Rating {before} → {after}", { before: change.before, after: change.after }),
       },
       `${change.after} (${signed(change.change)})`,
     ),
@@ -58,10 +59,12 @@ export function matchItem(match) {
       },
       h("span", {}, playerName(p)),
       h("strong", {}, String(match.scores?.[p.seat] ?? "")),
-      winners.has(p.seat) ? h("span.sr-only", {}, " (winner)") : null,
+      winners.has(p.seat) ? h("span.sr-only", {}, t(" (winner)")) : null,
       ratingChange(changes.get(p.seat)),
       note ? h("span.played-by.small.muted", {}, `${p.name} — ${note}`) : null,
-      credited(p) ? null : h("span.small.muted", {}, `(not counted as ${p.name}'s result)`),
+      credited(p)
+        ? null
+        : h("span.small.muted", {}, t("(not counted as {name}'s result)", { name: p.name })),
     );
   });
   const base = `/api/matches/${match.id}`;
@@ -72,21 +75,24 @@ export function matchItem(match) {
       "div.match-head",
       {},
       h("strong", {}, match.title),
-      match.status === "abandoned" ? h("span.badge", {}, "abandoned") : null,
-      match.rated ? h("span.badge.rated", {}, "rated") : null,
+      match.status === "abandoned" ? h("span.badge", {}, t("abandoned")) : null,
+      match.rated ? h("span.badge.rated", {}, t("rated")) : null,
       h("time.small.muted", { datetime: match.finished_at || "" }, formatDate(match.finished_at)),
     ),
-    h("ol.match-scores", { "aria-label": "Players and scores" }, players),
+    h("ol.match-scores", { "aria-label": t("Players and scores") }, players),
     h(
       "div.row.wrap.match-links",
       {},
       h(
         "a.btn.small",
-        { href: `/matches/${match.id}`, "aria-label": `Review this ${match.title} match` },
-        "Review",
+        {
+          href: `/matches/${match.id}`,
+          "aria-label": t("Review this {game} match", { game: match.title }),
+        },
+        t("Review"),
       ),
-      h("a.small", { href: `${base}/record.json`, download: "" }, "Record (JSON)"),
-      h("a.small", { href: `${base}/transcript.txt`, download: "" }, "Transcript"),
+      h("a.small", { href: `${base}/record.json`, download: "" }, t("Record (JSON)")),
+      h("a.small", { href: `${base}/transcript.txt`, download: "" }, t("Transcript")),
     ),
   );
 }

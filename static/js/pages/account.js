@@ -5,19 +5,22 @@
 
 import { post } from "../lib/api.js";
 import { $, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const MODES = {
   signup: {
-    title: "Create an account",
-    text: "Keep your matches on every device, and play rated tables. Your matches as a guest stay yours.",
-    submit: "Create the account",
+    title: t("Create an account"),
+    text: t(
+      "Keep your matches on every device, and play rated tables. Your matches as a guest stay yours.",
+    ),
+    submit: t("Create the account"),
     path: "/accounts",
     autocomplete: "new-password",
   },
   login: {
-    title: "Log in",
-    text: "Log in to your account on this device.",
-    submit: "Log in",
+    title: t("Log in"),
+    text: t("Log in to your account on this device."),
+    submit: t("Log in"),
     path: "/login",
     autocomplete: "current-password",
   },

@@ -4,6 +4,7 @@
 
 import { onSessionStarted, post, sessionStarted } from "../lib/api.js";
 import { $, announce, boot, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { initLive } from "../lib/live.js";
 import { initAccount } from "./account.js";
 
@@ -66,7 +67,7 @@ export function initChrome() {
     try {
       const renamed = await saveName(input.value);
       dialog.close();
-      announce(`Your name is now ${renamed.name}.`);
+      announce(t("Your name is now {name}.", { name: renamed.name }));
     } catch (err) {
       showError(error, err.message);
       input.focus();
@@ -75,11 +76,11 @@ export function initChrome() {
 }
 
 const STATUS_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  gone: "Room not found",
-  signed_out: "Signed out",
+  connecting: t("Connecting…"),
+  open: t("Connected"),
+  reconnecting: t("Reconnecting…"),
+  gone: t("Room not found"),
+  signed_out: t("Signed out"),
 };
 
 let countdown = null;
@@ -93,7 +94,8 @@ export function setConnection(status, detail = {}) {
   if (status === "waiting") {
     let left = Math.ceil((detail.delay || 0) / 1000);
     const paint = () => {
-      el.textContent = left > 0 ? `Offline — retrying in ${left} s` : "Reconnecting…";
+      el.textContent =
+        left > 0 ? t("Offline — retrying in {seconds} s", { seconds: left }) : t("Reconnecting…");
     };
     paint();
     countdown = setInterval(() => {

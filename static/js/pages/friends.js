@@ -5,6 +5,7 @@
 
 import { del, get, post } from "../lib/api.js";
 import { $, announce, boot, gameFacts, h, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { onLive } from "../lib/live.js";
 import { initChrome } from "./common.js";
 
@@ -33,17 +34,28 @@ function friendRow(friend) {
   if (friend.room_id) {
     const title = gameFacts(friend.game)?.title || friend.game;
     const href = friend.joinable ? `/rooms/${friend.room_id}` : `/rooms/${friend.room_id}/watch`;
-    where.push(" · at ", h("a", { href }, `${friend.joinable ? "Join" : "Watch"} ${title}`));
+    where.push(
+      t(" · at "),
+      h(
+        "a",
+        { href },
+        friend.joinable ? t("Join {game}", { game: title }) : t("Watch {game}", { game: title }),
+      ),
+    );
   }
   return h(
     "li.person",
     { dataset: { username: friend.username, online: String(friend.online) } },
     h("span.presence", { "aria-hidden": "true", dataset: { online: String(friend.online) } }),
     h("a", { href: `/players/${path(friend.username)}` }, friend.username),
-    h("span.muted.small", {}, friend.online ? " online" : " away"),
+    h("span.muted.small", {}, friend.online ? t(" online") : t(" away")),
     ...where,
-    button("Remove", () =>
-      act(() => del(`/friends/${path(friend.username)}`), error, `${friend.username} removed.`),
+    button(t("Remove"), () =>
+      act(
+        () => del(`/friends/${path(friend.username)}`),
+        error,
+        t("{name} removed.", { name: friend.username }),
+      ),
     ),
   );
 }
@@ -56,12 +68,17 @@ function askRow(username, incoming) {
     h("a", { href: `/players/${path(username)}` }, username),
     incoming
       ? button(
-          "Accept",
-          () => act(() => post(`/friends/${path(username)}`), error, `${username} is your friend.`),
+          t("Accept"),
+          () =>
+            act(
+              () => post(`/friends/${path(username)}`),
+              error,
+              t("{name} is your friend.", { name: username }),
+            ),
           "btn.primary.small",
         )
       : null,
-    button(incoming ? "Decline" : "Withdraw", () =>
+    button(incoming ? t("Decline") : t("Withdraw"), () =>
       act(() => del(`/friends/${path(username)}`), error),
     ),
   );
@@ -72,8 +89,12 @@ function blockRow(username) {
     "li.person",
     { dataset: { username } },
     h("span", {}, username),
-    button("Unblock", () =>
-      act(() => del(`/blocks/${path(username)}`), $("#block-error"), `${username} unblocked.`),
+    button(t("Unblock"), () =>
+      act(
+        () => del(`/blocks/${path(username)}`),
+        $("#block-error"),
+        t("{name} unblocked.", { name: username }),
+      ),
     ),
   );
 }
@@ -85,7 +106,7 @@ function fill(list, rows, empty) {
 async function refresh() {
   try {
     const [listed, blocked] = await Promise.all([get("/friends"), get("/blocks")]);
-    fill($("#friends"), listed.friends.map(friendRow), "No friends yet: ask someone above.");
+    fill($("#friends"), listed.friends.map(friendRow), t("No friends yet: ask someone above."));
     fill(
       $("#incoming"),
       listed.incoming.map((name) => askRow(name, true)),
@@ -98,7 +119,7 @@ async function refresh() {
     );
     $("#incoming-section").hidden = !listed.incoming.length;
     $("#outgoing-section").hidden = !listed.outgoing.length;
-    fill($("#blocks"), blocked.blocks.map(blockRow), "Nobody.");
+    fill($("#blocks"), blocked.blocks.map(blockRow), t("Nobody."));
   } catch (err) {
     showError($("#friends-error"), err.message);
   }
@@ -115,9 +136,10 @@ function formOf(form, input, run) {
 
 if (boot().user?.username) {
   const SAID = {
-    friends: (name) => `${name} is your friend.`,
-    asked: (name) => `Asked ${name}.`,
-    unchanged: (name) => `Nothing changed: you and ${name} are friends already, or you asked.`,
+    friends: (name) => t("{name} is your friend.", { name }),
+    asked: (name) => t("Asked {name}.", { name }),
+    unchanged: (name) =>
+      t("Nothing changed: you and {name} are friends already, or you asked.", { name }),
   };
   formOf("#ask-form", "#ask-name", (name) => {
     // The last answer goes first: it must not stand beside this one's error.
@@ -128,7 +150,7 @@ if (boot().user?.username) {
     }, $("#ask-error"));
   });
   formOf("#block-form", "#block-name", (name) =>
-    act(() => post(`/blocks/${path(name)}`), $("#block-error"), `${name} blocked.`),
+    act(() => post(`/blocks/${path(name)}`), $("#block-error"), t("{name} blocked.", { name })),
   );
   onLive((message) => {
     if (message.type.startsWith("friend_")) refresh();

@@ -5,6 +5,7 @@
 
 import { get } from "../lib/api.js";
 import { $, h, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { matchItem } from "../lib/matches.js";
 import { initChrome } from "./common.js";
 
@@ -26,7 +27,7 @@ class MatchList {
   reset(query) {
     this.query = query;
     this.cursor = null;
-    this.list.replaceChildren(h("li.muted", {}, "Loading…"));
+    this.list.replaceChildren(h("li.muted", {}, t("Loading…")));
     return this.load(true);
   }
 
@@ -50,11 +51,15 @@ class MatchList {
   }
 }
 
-const mine = new MatchList($("#mine"), $("#mine-more"), "No finished matches of yours match this.");
+const mine = new MatchList(
+  $("#mine"),
+  $("#mine-more"),
+  t("No finished matches of yours match this."),
+);
 const recent = new MatchList(
   $("#recent"),
   $("#recent-more"),
-  "No finished public matches match this.",
+  t("No finished public matches match this."),
 );
 
 function filters() {
@@ -71,7 +76,9 @@ function load() {
   const query = filters();
   // "Your matches" are the caller's own (or the named player's, when one is named).
   mine.reset(query.player ? query : { ...query, user: "me" });
-  $("#mine-title").textContent = query.player ? `Matches of ${query.player}` : "Your matches";
+  $("#mine-title").textContent = query.player
+    ? t("Matches of {name}", { name: query.player })
+    : t("Your matches");
   const { result, ...everyone } = query;
   recent.reset(query.player ? query : everyone);
 }

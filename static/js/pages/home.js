@@ -5,7 +5,8 @@
 
 import { ApiError, get, post } from "../lib/api.js";
 import { cardEl } from "../lib/cards.js";
-import { $, $$, boot, h, plural, showError } from "../lib/dom.js";
+import { $, $$, boot, h, showError } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { tableModule } from "../table/registry.js";
 import { currentUser, initChrome, saveName } from "./common.js";
 
@@ -79,7 +80,21 @@ function optionField(option) {
   return h("div.field", {}, h("label", { for: id }, option.label), input, hint);
 }
 
+// The words for the options' choices the games offer (the server sends their values, such
+// as "democratic_league"); a value not listed here is shown as it is, humanized.
+const CHOICE_WORDS = {
+  forgiven: t("Forgiven"),
+  democratic_league: t("Democratic league"),
+  magellan: t("Magellan"),
+  single: t("Single"),
+  double: t("Double"),
+  none: t("None"),
+  standard: t("Standard"),
+  alternative: t("Alternative"),
+};
+
 function humanize(value) {
+  if (Object.hasOwn(CHOICE_WORDS, value)) return CHOICE_WORDS[value];
   return String(value)
     .replaceAll("_", " ")
     .replace(/^./, (c) => c.toUpperCase());
@@ -92,12 +107,12 @@ function renderGameFields() {
   seats.replaceChildren(
     ...Array.from({ length: game.max_seats - game.min_seats + 1 }, (_, i) => {
       const n = game.min_seats + i;
-      return h("option", { value: String(n) }, plural(n, "player"));
+      return h("option", { value: String(n) }, tn("{n} player", "{n} players", n));
     }),
   );
   seats.disabled = game.min_seats === game.max_seats;
   $("#rules-link").href = `/rules/${game.name}`;
-  $("#rules-link").textContent = `Read the rules of ${game.title}`;
+  $("#rules-link").textContent = t("Read the rules of {game}", { game: game.title });
   $("#options").replaceChildren(...(game.options || []).map(optionField));
 }
 
@@ -165,7 +180,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   showError(error, null);
   const code = $("#join-code").value.trim().toUpperCase();
   if (!code) {
-    showError(error, "Type the room code your friend sent you.");
+    showError(error, t("Type the room code your friend sent you."));
     return;
   }
   try {
@@ -174,7 +189,9 @@ $("#join-form").addEventListener("submit", async (event) => {
   } catch (err) {
     showError(
       error,
-      err.code === "room_not_found" ? `There is no room with the code ${code}.` : err.message,
+      err.code === "room_not_found"
+        ? t("There is no room with the code {code}.", { code })
+        : err.message,
     );
   }
 });
@@ -184,7 +201,7 @@ function roomItem(room) {
   // Who sits there, a computer player marked as one.
   const names = room.seats
     .filter((s) => s.name)
-    .map((s) => (s.bot ? `${s.name} (computer)` : s.name));
+    .map((s) => (s.bot ? t("{name} (computer)", { name: s.name }) : s.name));
   const waiting = room.status === "waiting";
   const free = room.seat_count - seated;
   return h(
@@ -197,16 +214,20 @@ function roomItem(room) {
       h(
         "span.badge",
         { class: waiting ? "open" : "live" },
-        waiting ? `${plural(free, "free seat")}` : "Playing",
+        waiting ? tn("{n} free seat", "{n} free seats", free) : t("Playing"),
       ),
       room.clock
-        ? h("span.badge", { title: "Turn clock" }, `${room.clock.turn} s + ${room.clock.bank} s`)
+        ? h(
+            "span.badge",
+            { title: t("Turn clock") },
+            t("{turn} s + {bank} s", { turn: room.clock.turn, bank: room.clock.bank }),
+          )
         : null,
       room.pace === "turn_based"
         ? h(
             "span.badge.turn-based",
-            { title: "Turn-based" },
-            `${plural(room.days_per_move, "day")} a move`,
+            { title: t("Turn-based") },
+            tn("{n} day a move", "{n} days a move", room.days_per_move),
           )
         : null,
       h("span.small.muted.room-players", {}, names.join(", ")),
@@ -214,8 +235,10 @@ function roomItem(room) {
     h(
       "div.row",
       {},
-      waiting && free > 0 ? h("a.btn.small.primary", { href: `/rooms/${room.id}` }, "Join") : null,
-      h("a.btn.small", { href: `/rooms/${room.id}/watch` }, "Watch"),
+      waiting && free > 0
+        ? h("a.btn.small.primary", { href: `/rooms/${room.id}` }, t("Join"))
+        : null,
+      h("a.btn.small", { href: `/rooms/${room.id}/watch` }, t("Watch")),
     ),
   );
 }
@@ -228,7 +251,7 @@ async function loadRooms() {
     list.replaceChildren(
       ...(rooms.length
         ? rooms.map(roomItem)
-        : [h("li.muted", {}, "No open tables right now — open one and invite a friend.")]),
+        : [h("li.muted", {}, t("No open tables right now — open one and invite a friend."))]),
     );
   } catch (err) {
     list.replaceChildren(h("li.error", {}, err.message));

@@ -3,6 +3,7 @@
 
 import { get } from "../lib/api.js";
 import { $, h, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { initChrome } from "./common.js";
 
 initChrome();
@@ -29,11 +30,11 @@ async function load() {
   history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
   try {
     const board = await get(`/leaderboard?game=${encodeURIComponent(game)}`);
-    $("#board-title").textContent = `Best ${board.title} players`;
+    $("#board-title").textContent = t("Best {game} players", { game: board.title });
     body.replaceChildren(
       ...(board.players.length
         ? board.players.map(row)
-        : [h("tr", {}, h("td.muted", { colspan: 4 }, "Nobody has played a rated match yet."))]),
+        : [h("tr", {}, h("td.muted", { colspan: 4 }, t("Nobody has played a rated match yet.")))]),
     );
   } catch (err) {
     body.replaceChildren();

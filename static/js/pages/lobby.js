@@ -5,14 +5,15 @@
 // that caused it.
 
 import { del, post } from "../lib/api.js";
-import { $, announce, h, listWords, plural, showError } from "../lib/dom.js";
+import { $, announce, h, listWords, showError } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { currentUser, saveName } from "./common.js";
 
 // The computer players a host may seat, weakest first: [kind sent to the server, label].
 const COMPUTER_LEVELS = [
-  ["heuristic", "Easy"],
-  ["normal", "Normal"],
-  ["strong", "Strong"],
+  ["heuristic", t("Easy")],
+  ["normal", t("Normal")],
+  ["strong", t("Strong")],
 ];
 
 const state = {
@@ -102,10 +103,10 @@ function seatRow(seat) {
                   if (field && wanted) field.value = wanted;
                   throw err;
                 }
-                announce(`You sit in seat ${seat.seat + 1}.`);
+                announce(t("You sit in seat {number}.", { number: seat.seat + 1 }));
               }),
           },
-          "Sit here",
+          t("Sit here"),
         ),
       );
     }
@@ -114,7 +115,7 @@ function seatRow(seat) {
         "select.small",
         {
           dataset: { action: "bot-level", seat: String(seat.seat) },
-          "aria-label": `Computer player level for seat ${seat.seat + 1}`,
+          "aria-label": t("Computer player level for seat {number}", { number: seat.seat + 1 }),
         },
         COMPUTER_LEVELS.map(([kind, label]) => h("option", { value: kind }, label)),
       );
@@ -135,7 +136,7 @@ function seatRow(seat) {
                 errorEl,
               ),
           },
-          "Add computer player",
+          t("Add computer player"),
         ),
       );
     }
@@ -146,7 +147,10 @@ function seatRow(seat) {
         {
           type: "button",
           dataset: { action: "free", seat: String(seat.seat) },
-          "aria-label": `Remove ${seat.name} from seat ${seat.seat + 1}`,
+          "aria-label": t("Remove {name} from seat {number}", {
+            name: seat.name,
+            number: seat.seat + 1,
+          }),
           onclick: () =>
             lobbyCall(
               `free:${seat.seat}`,
@@ -154,7 +158,7 @@ function seatRow(seat) {
               errorEl,
             ),
         },
-        "Remove",
+        t("Remove"),
       ),
     );
   }
@@ -173,17 +177,17 @@ function seatRow(seat) {
             "span.seat-name",
             {},
             seat.name,
-            mine ? h("span.badge", {}, "you") : null,
-            host ? h("span.badge", {}, "host") : null,
-            seat.bot ? h("span.badge", {}, "computer") : null,
+            mine ? h("span.badge", {}, t("you")) : null,
+            host ? h("span.badge", {}, t("host")) : null,
+            seat.bot ? h("span.badge", {}, t("computer")) : null,
             !seat.bot
               ? h("span.presence", {
                   class: seat.connected ? "on" : "off",
-                  title: seat.connected ? "Here" : "Not connected",
+                  title: seat.connected ? t("Here") : t("Not connected"),
                 })
               : null,
           )
-        : h("span.muted", {}, `Seat ${seat.seat + 1} is free`),
+        : h("span.muted", {}, t("Seat {number} is free", { number: seat.seat + 1 })),
       errorEl,
     ),
     h("div.seat-controls", {}, controls),
@@ -192,30 +196,37 @@ function seatRow(seat) {
 
 /** What the table waits for, as the visitor sees it. */
 function hint(seated, free) {
-  const more = plural(free, "more player");
-  if (state.watchOnly) return "You are watching. The table appears here when the match starts.";
+  if (state.watchOnly) return t("You are watching. The table appears here when the match starts.");
   if (seated === null) {
     return free
-      ? "Pick a free seat to join, or stay to watch."
-      : "Every seat is taken — you can watch.";
+      ? t("Pick a free seat to join, or stay to watch.")
+      : t("Every seat is taken — you can watch.");
   }
   // A seated person without a connection is away: the table is not all here.
   const away = state.room.seats
     .filter((s) => s.name && !s.bot && !s.connected && s.user_id !== me()?.id)
     .map((s) => s.name);
-  const awayText = away.length
-    ? ` ${listWords(away)} ${away.length === 1 ? "is" : "are"} away.`
-    : "";
+  const awayWords = tn("{names} is away.", "{names} are away.", away.length, {
+    names: listWords(away),
+  });
+  const awayText = away.length ? ` ${awayWords}` : "";
+  const more = tn("Waiting for {n} more player.", "Waiting for {n} more players.", free);
   if (isHost(state.room)) {
-    if (free) return `Waiting for ${more}. Send the link, or add computer players.${awayText}`;
-    return away.length ? `Every seat is taken.${awayText}` : "Everyone is here.";
+    const send = t("Send the link, or add computer players.");
+    if (free) return `${more} ${send}${awayText}`;
+    const taken = t("Every seat is taken.");
+    return away.length ? `${taken}${awayText}` : t("Everyone is here.");
   }
   const host = state.room.seats.find((s) => s.user_id === state.room.host_id);
   if (host && !host.connected) {
     const grace = Math.round(state.room.absence_grace ?? 60);
-    return `The host, ${host.name}, is away. If they are away for ${grace} s, the next person here becomes the host.`;
+    return t(
+      "The host, {name}, is away. If they are away for {seconds} s, the next person here becomes the host.",
+      { name: host.name, seconds: grace },
+    );
   }
-  return `${free ? `Waiting for ${more}.` : "Waiting for the host to start."}${awayText}`;
+  const waiting = free ? more : t("Waiting for the host to start.");
+  return `${waiting}${awayText}`;
 }
 
 /**
@@ -238,15 +249,18 @@ function render() {
   $("#lobby").hidden = false;
   $("#lobby-game").textContent = state.room.title;
   $("#lobby-rules").href = `/rules/${state.room.game}`;
-  $("#lobby-rules").textContent = `How to play ${state.room.title}`;
+  $("#lobby-rules").textContent = t("How to play {game}", { game: state.room.title });
   // A private table has no code: only its link (which nobody can guess) leads to it.
   $("#room-code").textContent = state.room.code || "";
   $("#room-code").closest(".invite-code").hidden = !state.room.code;
   $("#invite-url").value = inviteUrl();
   // The server words the options ("Points to win: 100"), as the table and review show them.
   const opts = (state.room.options_text || []).join(" · ");
+  const visibility =
+    state.room.visibility === "public" ? t("Public table") : t("Private table (link only)");
+  const rated = t("Rated");
   $("#lobby-options").textContent =
-    `${state.room.visibility === "public" ? "Public table" : "Private table (link only)"}${state.room.rated ? " · Rated" : ""}${opts ? ` · ${opts}` : ""}`;
+    `${visibility}${state.room.rated ? ` · ${rated}` : ""}${opts ? ` · ${opts}` : ""}`;
   const seated = mySeat();
   const list = $("#seat-list");
   const focusKey = document.activeElement?.dataset?.action
@@ -265,7 +279,7 @@ function render() {
       nameRow = h(
         "div.field.row.wrap",
         { id: "sit-name-row" },
-        h("label", { for: "sit-name" }, "Your name at this table"),
+        h("label", { for: "sit-name" }, t("Your name at this table")),
         h("input", {
           id: "sit-name",
           maxlength: 20,
@@ -303,10 +317,10 @@ export function initLobby({ watchOnly }) {
     const url = $("#invite-url");
     try {
       await navigator.clipboard.writeText(url.value);
-      status.textContent = "Link copied — send it to a friend.";
+      status.textContent = t("Link copied — send it to a friend.");
     } catch {
       url.select();
-      status.textContent = "Select the link and copy it (Ctrl+C or long-press).";
+      status.textContent = t("Select the link and copy it (Ctrl+C or long-press).");
     }
     announce(status.textContent);
   });
@@ -318,7 +332,7 @@ export function initLobby({ watchOnly }) {
     showError($("#invite-error"), null);
     try {
       const sent = await post(`/rooms/${state.room.id}/invitations`, { username: name });
-      $("#invite-status").textContent = `Invited ${sent.username}.`;
+      $("#invite-status").textContent = t("Invited {name}.", { name: sent.username });
       announce($("#invite-status").textContent);
       input.value = "";
     } catch (err) {
@@ -331,7 +345,7 @@ export function initLobby({ watchOnly }) {
   $("#leave-btn").addEventListener("click", () =>
     lobbyCall("leave", async () => {
       await post(`/rooms/${state.room.id}/leave`);
-      announce("You left the seat.");
+      announce(t("You left the seat."));
     }),
   );
 }

@@ -7,25 +7,26 @@
 
 import { api, get, post } from "../lib/api.js";
 import { $, h, showError } from "../lib/dom.js";
+import { date, t, tc } from "../lib/i18n.js";
 import { initChrome } from "./common.js";
 
 initChrome();
 
 const MUTES = [
-  [60, "an hour"],
-  [1440, "a day"],
-  [10080, "a week"],
+  [60, t("an hour")],
+  [1440, t("a day")],
+  [10080, t("a week")],
 ];
 
 function when(iso) {
-  return iso
-    ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
-    : "";
+  return iso ? date(new Date(iso), { dateStyle: "medium", timeStyle: "short" }) : "";
 }
 
 /** Run an action (asking its reason first), then draw everything again. */
 async function act(what, run) {
-  const reason = window.prompt(`Why (${what})? The person and the audit log are told.`);
+  const reason = window.prompt(
+    t("Why ({action})? The person and the audit log are told.", { action: what }),
+  );
   if (!reason?.trim()) return;
   showError($("#moderation-error"), null);
   try {
@@ -50,9 +51,9 @@ function lineItem(line) {
     h("span.chat-text", { dir: "auto" }, line.text),
     " ",
     line.deleted
-      ? h("span.muted.small", {}, "(deleted)")
-      : button("Delete line", () =>
-          act("deleting the line", (reason) =>
+      ? h("span.muted.small", {}, t("(deleted)"))
+      : button(t("Delete line"), () =>
+          act(t("deleting the line"), (reason) =>
             api("DELETE", `/moderation/chat/${line.id}?reason=${encodeURIComponent(reason)}`),
           ),
         ),
@@ -64,27 +65,31 @@ function personActions(username, reportIds = []) {
   const with_ = (reason) => ({ username, reason, report_ids: reportIds });
   const minutes = h(
     "select",
-    { "aria-label": `Mute ${username} for` },
+    { "aria-label": t("Mute {name} for", { name: username }) },
     MUTES.map(([value, label]) => h("option", { value }, label)),
   );
   return h(
     "div.moderation-actions",
     {},
-    button(`Warn ${username}`, () => act("warning", (r) => post("/moderation/warnings", with_(r)))),
+    button(t("Warn {name}", { name: username }), () =>
+      act(t("warning"), (r) => post("/moderation/warnings", with_(r))),
+    ),
     minutes,
-    button(`Mute ${username}`, () =>
-      act("muting", (r) =>
+    button(t("Mute {name}", { name: username }), () =>
+      act(t("muting"), (r) =>
         post("/moderation/mutes", { ...with_(r), minutes: Number(minutes.value) }),
       ),
     ),
-    button(`Ban ${username}`, () => act("banning", (r) => post("/moderation/bans", with_(r)))),
+    button(t("Ban {name}", { name: username }), () =>
+      act(t("banning"), (r) => post("/moderation/bans", with_(r))),
+    ),
   );
 }
 
 /** Close a table (a waiting one closes, a match in play ends as abandoned). */
 function closeTable(roomId) {
-  return button("Close the table", () =>
-    act("closing the table", (reason) =>
+  return button(t("Close the table"), () =>
+    act(t("closing the table"), (reason) =>
       post(`/moderation/rooms/${encodeURIComponent(roomId)}/close`, { reason }),
     ),
   );
@@ -99,16 +104,26 @@ function reportItem(report) {
     h(
       "p",
       {},
-      h("strong", {}, `${report.reporter} reports ${report.name} for ${report.reason}`),
+      h(
+        "strong",
+        {},
+        t("{reporter} reports {name} for {reason}", {
+          reporter: report.reporter,
+          name: report.name,
+          reason: report.reason,
+        }),
+      ),
       ` · ${when(report.at)}`,
-      report.match_id ? [" · ", h("a", { href: `/matches/${report.match_id}` }, "the match")] : [],
+      report.match_id
+        ? [" · ", h("a", { href: `/matches/${report.match_id}` }, t("the match"))]
+        : [],
     ),
     report.text ? h("p.report-text", { dir: "auto" }, report.text) : null,
     lines.length ? h("ol.chat-list", {}, lines.map(lineItem)) : null,
     personActions(who, [report.id]),
     report.room_id ? closeTable(report.room_id) : null,
-    button("Dismiss", () =>
-      act("dismissing", (reason) =>
+    button(tc("report", "Dismiss"), () =>
+      act(t("dismissing"), (reason) =>
         post(`/moderation/reports/${report.id}`, { status: "dismissed", reason }),
       ),
     ),
@@ -121,7 +136,7 @@ function logRow(entry) {
     "tr",
     {},
     h("td", {}, when(entry.at)),
-    h("td", {}, entry.moderator || "command line"),
+    h("td", {}, entry.moderator || t("command line")),
     h("td", {}, entry.action),
     h("td", {}, on),
     h("td", { dir: "auto" }, entry.reason),
@@ -138,12 +153,26 @@ function personReport(report) {
 }
 
 function personEntry(entry) {
+  const moderator = entry.moderator || t("command line");
   return h(
     "li",
     {},
-    `${when(entry.at)} · ${entry.moderator || "command line"} · ${entry.action}: `,
+    `${when(entry.at)} · ${moderator} · ${entry.action}: `,
     h("span", { dir: "auto" }, entry.reason),
   );
+}
+
+/** "Banned until …: reason", "Muted until lifted: reason". */
+function sanctionText(s) {
+  const params = { until: when(s.until), reason: s.reason };
+  if (s.kind === "ban") {
+    return s.until
+      ? t("Banned until {until}: {reason}", params)
+      : t("Banned until lifted: {reason}", params);
+  }
+  return s.until
+    ? t("Muted until {until}: {reason}", params)
+    : t("Muted until lifted: {reason}", params);
 }
 
 async function showPerson(key) {
@@ -153,9 +182,9 @@ async function showPerson(key) {
     h(
       "li",
       {},
-      `${s.kind === "ban" ? "Banned" : "Muted"} ${s.until ? `until ${when(s.until)}` : "until lifted"}: ${s.reason} `,
-      button(s.kind === "ban" ? "Unban" : "Unmute", () =>
-        act(s.kind === "ban" ? "unbanning" : "unmuting", (reason) =>
+      `${sanctionText(s)} `,
+      button(s.kind === "ban" ? t("Unban") : t("Unmute"), () =>
+        act(s.kind === "ban" ? t("unbanning") : t("unmuting"), (reason) =>
           api(
             "DELETE",
             `/moderation/${s.kind}s/${encodeURIComponent(name)}?reason=${encodeURIComponent(reason)}`,
@@ -165,12 +194,12 @@ async function showPerson(key) {
     ),
   );
   $("#person").replaceChildren(
-    h("h3", {}, record.user.username || `${record.user.name} (guest)`),
-    sanctions.length ? h("ul", {}, sanctions) : h("p.muted", {}, "No mute or ban in force."),
+    h("h3", {}, record.user.username || t("{name} (guest)", { name: record.user.name })),
+    sanctions.length ? h("ul", {}, sanctions) : h("p.muted", {}, t("No mute or ban in force.")),
     personActions(name),
-    h("h4", {}, "Recent chat"),
+    h("h4", {}, t("Recent chat")),
     h("ol.chat-list", {}, record.chat.map(lineItem)),
-    h("h4", {}, "Recent matches"),
+    h("h4", {}, t("Recent matches")),
     h(
       "ul",
       {},
@@ -184,12 +213,14 @@ async function showPerson(key) {
         ),
       ),
     ),
-    h("h4", {}, "Reports about them"),
+    h("h4", {}, t("Reports about them")),
     record.reports.length
       ? h("ol.report-list", {}, record.reports.map(personReport))
-      : h("p.muted", {}, "None."),
-    h("h4", {}, "What moderators did"),
-    record.log.length ? h("ul", {}, record.log.map(personEntry)) : h("p.muted", {}, "Nothing yet."),
+      : h("p.muted", {}, t("None.")),
+    h("h4", {}, t("What moderators did")),
+    record.log.length
+      ? h("ul", {}, record.log.map(personEntry))
+      : h("p.muted", {}, t("Nothing yet.")),
   );
 }
 
@@ -202,7 +233,7 @@ async function refresh() {
       get("/moderation/log"),
     ]);
     $("#reports").replaceChildren(
-      ...(reports.length ? reports.map(reportItem) : [h("li.muted", {}, "No open reports.")]),
+      ...(reports.length ? reports.map(reportItem) : [h("li.muted", {}, t("No open reports."))]),
     );
     $("#log").tBodies[0].replaceChildren(...entries.map(logRow));
     $("#moderation").hidden = false;

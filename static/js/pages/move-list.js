@@ -6,6 +6,7 @@
 // move (an analysis of it) are appended.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 export class MoveList {
   /**
@@ -25,7 +26,7 @@ export class MoveList {
           dataset: { step: String(index) },
           onclick: () => show(index),
         },
-        h("span.move-number", {}, index === 0 ? "Deal" : `${index}.`),
+        h("span.move-number", {}, index === 0 ? t("Deal") : `${index}.`),
         " ",
         h("span.move-text", {}, text),
       ),

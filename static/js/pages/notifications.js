@@ -4,6 +4,7 @@
 
 import { ApiError, api, get, post } from "../lib/api.js";
 import { $, $$, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { initChrome } from "./common.js";
 
 initChrome();
@@ -34,16 +35,21 @@ async function registration() {
 function paintPush(subscribed, status = "") {
   const button = $("#push-toggle");
   button.disabled = false;
-  button.textContent = subscribed ? "Turn off push notifications" : "Turn on push notifications";
+  button.textContent = subscribed
+    ? t("Turn off push notifications")
+    : t("Turn on push notifications");
   button.dataset.subscribed = String(subscribed);
   $("#push-status").textContent =
-    status || (subscribed ? "On for this browser." : "Off for this browser.");
+    status || (subscribed ? t("On for this browser.") : t("Off for this browser."));
 }
 
 async function subscribe() {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") {
-    paintPush(false, "This browser was not allowed to show notifications (see its site settings).");
+    paintPush(
+      false,
+      t("This browser was not allowed to show notifications (see its site settings)."),
+    );
     return;
   }
   const { public_key: key } = await get("/push/key");
@@ -69,14 +75,14 @@ async function unsubscribe() {
 async function initPush() {
   const button = $("#push-toggle");
   if (!pushSupported()) {
-    $("#push-status").textContent = "This browser cannot receive push notifications.";
+    $("#push-status").textContent = t("This browser cannot receive push notifications.");
     return;
   }
   try {
     const reg = await registration();
     paintPush(Boolean(await reg.pushManager.getSubscription()));
   } catch {
-    $("#push-status").textContent = "Push notifications are not available here.";
+    $("#push-status").textContent = t("Push notifications are not available here.");
     return;
   }
   button.addEventListener("click", async () => {
@@ -87,7 +93,7 @@ async function initPush() {
     } catch (err) {
       paintPush(
         button.dataset.subscribed === "true",
-        err instanceof ApiError ? err.message : "That did not work; try again.",
+        err instanceof ApiError ? err.message : t("That did not work; try again."),
       );
     }
   });
@@ -99,11 +105,12 @@ function paintSettings(settings) {
   $("#notify-email").value = settings.email || "";
   let emailState = "";
   if (!settings.email_available)
-    emailState = "This server sends no e-mail (it has no mail server set up).";
+    emailState = t("This server sends no e-mail (it has no mail server set up).");
   else if (settings.email && !settings.email_confirmed)
-    emailState =
-      "Not confirmed yet: follow the link we sent to it. Nothing else is sent until then.";
-  else if (settings.email) emailState = "Confirmed.";
+    emailState = t(
+      "Not confirmed yet: follow the link we sent to it. Nothing else is sent until then.",
+    );
+  else if (settings.email) emailState = t("Confirmed.");
   $("#email-state").textContent = emailState;
   $("#notify-webhook").value = settings.webhook_url || "";
   const note = $("#webhook-note");
@@ -142,7 +149,7 @@ async function initSettings() {
     $("#notify-saved").textContent = "";
     try {
       paintSettings(await api("PUT", "/me/notifications", formBody()));
-      $("#notify-saved").textContent = "Saved.";
+      $("#notify-saved").textContent = t("Saved.");
     } catch (err) {
       showError($("#notify-error"), err.message);
     } finally {

@@ -4,7 +4,8 @@
 
 import { get } from "../lib/api.js";
 import { lineChart } from "../lib/chart.js";
-import { $, boot, formatDate, h, plural, showError } from "../lib/dom.js";
+import { $, boot, formatDate, h, showError } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { matchItem } from "../lib/matches.js";
 import { reportForm } from "../talk/report.js";
 import { initChrome } from "./common.js";
@@ -29,8 +30,12 @@ function gameRow(game) {
         dataset: { accuracy: game.game },
         title:
           game.accuracy === null
-            ? "No match analysed yet"
-            : `Average over ${plural(game.analysed_matches, "analysed match", "analysed matches")}`,
+            ? t("No match analysed yet")
+            : tn(
+                "Average over {n} analysed match",
+                "Average over {n} analysed matches",
+                game.analysed_matches,
+              ),
       },
       game.accuracy === null ? "—" : `${game.accuracy}%`,
     ),
@@ -42,7 +47,12 @@ function chartOf(game) {
   // The first point is where the player started: the rating before their first match.
   const start = game.history[0].before;
   const values = [start, ...game.history.map((point) => point.rating)];
-  const label = `${game.title} rating: from ${start} to ${game.rating} over ${game.history.length} rated matches.`;
+  const label = tn(
+    "{game} rating: from {start} to {rating} over {n} rated match.",
+    "{game} rating: from {start} to {rating} over {n} rated matches.",
+    game.history.length,
+    { game: game.title, start, rating: game.rating },
+  );
   return h(
     "figure.rating-figure",
     { dataset: { chart: game.game } },
@@ -55,7 +65,7 @@ function showMatches(matches, first) {
   const list = $("#player-matches");
   const items = matches.map(matchItem);
   if (first)
-    list.replaceChildren(...(items.length ? items : [h("li.muted", {}, "No matches to show.")]));
+    list.replaceChildren(...(items.length ? items : [h("li.muted", {}, t("No matches to show."))]));
   else list.append(...items);
   $("#player-more").hidden = !cursor;
 }
@@ -76,7 +86,9 @@ async function init() {
     const player = await get(`/players/${encodeURIComponent(username)}`);
     $("#player-name").textContent = player.username;
     document.title = `${player.username} · Parlour`;
-    $("#player-joined").textContent = `Playing since ${formatDate(player.joined)}`;
+    $("#player-joined").textContent = t("Playing since {date}", {
+      date: formatDate(player.joined),
+    });
     $("#player-games").tBodies[0].replaceChildren(...player.games.map(gameRow));
     $("#player-games-panel").hidden = !player.games.length;
     const charts = player.games.map(chartOf).filter(Boolean);

@@ -9,14 +9,15 @@
 
 import { get } from "../lib/api.js";
 import { linesChart } from "../lib/chart.js";
-import { $, h, plural } from "../lib/dom.js";
+import { $, h } from "../lib/dom.js";
+import { number, t, tn } from "../lib/i18n.js";
 
 const POLL_MS = 4000;
 const MARKS = {
-  inaccuracy: { glyph: "?!", name: "Inaccuracy" },
-  mistake: { glyph: "?", name: "Mistake" },
-  blunder: { glyph: "??", name: "Blunder" },
-  forced: { glyph: "□", name: "Forced" },
+  inaccuracy: { glyph: "?!", name: t("Inaccuracy") },
+  mistake: { glyph: "?", name: t("Mistake") },
+  blunder: { glyph: "??", name: t("Blunder") },
+  forced: { glyph: "□", name: t("Forced") },
 };
 
 /** A decision's mark as a glyph with its name (null when it earned none). */
@@ -32,7 +33,8 @@ export function markBadge(mark) {
 
 function amount(loss, unit) {
   const rounded = Math.round(loss * 10) / 10;
-  return `${rounded} ${rounded === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
+  // The unit is the server's word for the game's points, in the page's language already.
+  return `${number(rounded)} ${rounded === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
 }
 
 /**
@@ -53,8 +55,8 @@ export function reviewAnalysis({ matchId, seats, colors, cardName, moveText, go 
   let current = 0;
 
   function better(decision) {
-    if (decision.best.card) return `the ${cardName(decision.best.card)}`;
-    return `this: ${decision.best_text || decision.best.type}`;
+    if (decision.best.card) return t("the {card}", { card: cardName(decision.best.card) });
+    return t("this: {move}", { move: decision.best_text || decision.best.type });
   }
 
   function showVerdict(step) {
@@ -64,12 +66,16 @@ export function reviewAnalysis({ matchId, seats, colors, cardName, moveText, go 
       return;
     }
     const badge = markBadge(decision.mark);
-    const name = seats[decision.seat]?.name || `Seat ${decision.seat + 1}`;
+    const name = seats[decision.seat]?.name || t("Seat {number}", { number: decision.seat + 1 });
     let words;
-    if (decision.mark === "forced") words = `${name} had no choice worth making here.`;
-    else if (decision.loss === 0) words = `${name} played the computer's choice.`;
+    if (decision.mark === "forced") words = t("{name} had no choice worth making here.", { name });
+    else if (decision.loss === 0) words = t("{name} played the computer's choice.", { name });
     else
-      words = `The computer would have played ${better(decision)}: ${amount(decision.loss, analysis.unit)} better for ${name}, on average.`;
+      words = t("The computer would have played {move}: {amount} better for {name}, on average.", {
+        move: better(decision),
+        amount: amount(decision.loss, analysis.unit),
+        name,
+      });
     verdict.replaceChildren(...(badge ? [badge, " "] : []), h("span", {}, words));
   }
 
@@ -95,18 +101,25 @@ export function reviewAnalysis({ matchId, seats, colors, cardName, moveText, go 
   function draw() {
     const decisions = analysis.decisions;
     bySeq = new Map(decisions.map((d) => [d.seq, d]));
-    const accuracy = Object.entries(analysis.accuracy).map(
-      ([seat, figure]) => `${seats[Number(seat)]?.name || `Seat ${Number(seat) + 1}`} ${figure}%`,
-    );
+    const accuracy = Object.entries(analysis.accuracy).map(([seat, figure]) => {
+      const name = seats[Number(seat)]?.name || t("Seat {number}", { number: Number(seat) + 1 });
+      const percent = number(figure / 100, { style: "percent", maximumFractionDigits: 3 });
+      return `${name} ${percent}`;
+    });
     status.textContent = accuracy.length
-      ? `Accuracy: ${accuracy.join(" · ")}`
-      : "No move of a person to judge.";
+      ? t("Accuracy: {list}", { list: accuracy.join(" · ") })
+      : t("No move of a person to judge.");
     const lines = seats.map((_, seat) => decisions.map((d) => d.expected[seat]));
     const chart = decisions.length
       ? linesChart(lines, {
-          label: `Each player's expected score (${analysis.unit}) at each of ${plural(decisions.length, "judged move")}.`,
+          label: tn(
+            "Each player's expected score ({unit}) at each of {n} judged move.",
+            "Each player's expected score ({unit}) at each of {n} judged moves.",
+            decisions.length,
+            { unit: analysis.unit },
+          ),
           colors,
-          titles: decisions.map((d) => `Move ${d.seq}`),
+          titles: decisions.map((d) => t("Move {number}", { number: d.seq })),
         })
       : null;
     $("#analysis-chart").replaceChildren(...(chart ? [chart] : []));
@@ -130,9 +143,11 @@ export function reviewAnalysis({ matchId, seats, colors, cardName, moveText, go 
         draw();
         return;
       }
-      status.textContent = "Analysis pending: the computer is going through the moves.";
+      status.textContent = t("Analysis pending: the computer is going through the moves.");
     } catch (err) {
-      status.textContent = `The analysis could not be loaded (${err.message}); trying again.`;
+      status.textContent = t("The analysis could not be loaded ({error}); trying again.", {
+        error: err.message,
+      });
     }
     setTimeout(load, POLL_MS);
   }

@@ -8,6 +8,7 @@
 import { get } from "../lib/api.js";
 import { credited, playedBy } from "../lib/credit.js";
 import { $, boot, formatDate, h, listWords, showError } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { Table } from "../table/table.js";
 import { chatLine } from "../talk/line.js";
 import { initChrome } from "./common.js";
@@ -44,7 +45,7 @@ function svg(tag, attrs = {}) {
 
 function describe(index) {
   const frame = frames[index];
-  if (!frame.event) return "The deal. Every hand is shown face up.";
+  if (!frame.event) return t("The deal. Every hand is shown face up.");
   const ctx = table.context({ room, view: frame.view, version: index, seat: null });
   // The server's account of the move: the words the table's log used.
   return `${ctx.words(frame.event.text)}${who(frame.event)}`;
@@ -53,8 +54,8 @@ function describe(index) {
 /** Who made a move, when it was not the seat's own player. */
 function who(event) {
   const player = (record.seats || []).find((p) => p.seat === event.seat);
-  if (event.timeout) return " (time ran out: the clock played this move)";
-  if (event.by?.bot && player?.user_id) return " (played by a computer standing in)";
+  if (event.timeout) return t(" (time ran out: the clock played this move)");
+  if (event.by?.bot && player?.user_id) return t(" (played by a computer standing in)");
   return "";
 }
 
@@ -76,7 +77,14 @@ function chart() {
   const final = values[values.length - 1];
   root.setAttribute(
     "aria-label",
-    `Scores over ${frames.length - 1} moves. Final: ${final.map((s, i) => `${room.seats[i].name} ${s}`).join(", ")}`,
+    tn(
+      "Scores over {n} move. Final: {scores}",
+      "Scores over {n} moves. Final: {scores}",
+      frames.length - 1,
+      {
+        scores: final.map((s, i) => `${room.seats[i].name} ${s}`).join(", "),
+      },
+    ),
   );
   root.append(
     svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
@@ -139,19 +147,20 @@ function drawTalk(index) {
   const said = talk.filter((line) => line.version <= index);
   const now = said.filter((line) => line.version === index).length;
   $("#review-talk-note").textContent = now
-    ? `${now === 1 ? "1 line" : `${now} lines`} said at this move.`
-    : "Nothing said at this move.";
+    ? tn("{n} line said at this move.", "{n} lines said at this move.", now)
+    : t("Nothing said at this move.");
   list.replaceChildren(
     ...(said.length
       ? said.map((line) =>
           chatLine(line, {
-            tags: [line.channel === "watchers" ? "watching" : null, `move ${line.version}`].filter(
-              Boolean,
-            ),
+            tags: [
+              line.channel === "watchers" ? t("watching") : null,
+              t("move {number}", { number: line.version }),
+            ].filter(Boolean),
             className: line.version === index ? "now" : "",
           }),
         )
-      : [h("li.chat-empty", {}, "Nothing said yet.")]),
+      : [h("li.chat-empty", {}, t("Nothing said yet."))]),
   );
   list.scrollTop = list.scrollHeight;
 }
@@ -164,7 +173,10 @@ function go(index, animate = true) {
     { animate },
   );
   $("#step-slider").value = String(step);
-  $("#step-label").textContent = `Move ${step} of ${frames.length - 1}`;
+  $("#step-label").textContent = t("Move {number} of {count}", {
+    number: step,
+    count: frames.length - 1,
+  });
   $("#review-event").textContent = describe(step);
   chartParts.marker.setAttribute("x1", chartParts.x(step));
   chartParts.marker.setAttribute("x2", chartParts.x(step));
@@ -184,12 +196,12 @@ function togglePlay() {
     clearInterval(playing);
     playing = null;
     button.innerHTML = PLAY_ICON;
-    button.setAttribute("aria-label", "Play");
+    button.setAttribute("aria-label", t("Play"));
     return;
   }
   if (step >= frames.length - 1) go(0);
   button.innerHTML = PAUSE_ICON;
-  button.setAttribute("aria-label", "Pause");
+  button.setAttribute("aria-label", t("Pause"));
   playing = setInterval(() => {
     if (step >= frames.length - 1) togglePlay();
     else go(step + 1);
@@ -199,39 +211,37 @@ function togglePlay() {
 function facts() {
   const winners = (record.winners || []).map((s) => room.seats[s].name);
   const items = [
-    ["Game", record.title],
-    ["Players", room.seats.map((s) => s.name).join(", ")],
+    [t("Game"), record.title],
+    [t("Players"), room.seats.map((s) => s.name).join(", ")],
     ...(record.seats || [])
       .filter((p) => playedBy(p))
-      .map((p) => [
-        p.name,
-        `${playedBy(p)}${credited(p) ? "" : ` — the result is not counted as ${p.name}'s`}`,
-      ]),
-    ["Winner", listWords(winners) || "—"],
+      .map((p) => {
+        const note = t(" — the result is not counted as {name}'s", { name: p.name });
+        return [p.name, `${playedBy(p)}${credited(p) ? "" : note}`];
+      }),
+    [t("Winner"), listWords(winners) || "—"],
     [
-      "Final score",
+      t("Final score"),
       record.scores ? record.scores.map((s, i) => `${room.seats[i].name} ${s}`).join(" · ") : "—",
     ],
-    ["Finished", formatDate(record.finished_at)],
-    ["Options", (record.options_text || []).join(" · ") || "—"],
-    ["Seed", record.seed || "—"],
-    ["Seed hash", record.seed_hash || "—"],
+    [t("Finished"), formatDate(record.finished_at)],
+    [t("Options"), (record.options_text || []).join(" · ") || "—"],
+    // The seed and its hash are shown in a fixed-width font.
+    [t("Seed"), record.seed || "—", "mono"],
+    [t("Seed hash"), record.seed_hash || "—", "mono"],
   ];
   const base = `/api/matches/${record.id}`;
   items.push([
-    "Download",
+    t("Download"),
     h(
       "span.row.wrap",
       {},
-      h("a", { href: `${base}/record.json`, download: "" }, "Record (JSON)"),
-      h("a", { href: `${base}/transcript.txt`, download: "" }, "Transcript (text)"),
+      h("a", { href: `${base}/record.json`, download: "" }, t("Record (JSON)")),
+      h("a", { href: `${base}/transcript.txt`, download: "" }, t("Transcript (text)")),
     ),
   ]);
   $("#match-facts").replaceChildren(
-    ...items.flatMap(([k, v]) => [
-      h("dt", {}, k),
-      h("dd", { class: k.startsWith("Seed") ? "mono" : "" }, v),
-    ]),
+    ...items.flatMap(([k, v, mono]) => [h("dt", {}, k), h("dd", { class: mono || "" }, v)]),
   );
 }
 
@@ -251,7 +261,7 @@ async function init() {
     const player = (record.seats || []).find((p) => p.seat === i);
     return {
       seat: i,
-      name: player?.name || `Seat ${i + 1}`,
+      name: player?.name || t("Seat {number}", { number: i + 1 }),
       bot: player?.bot || null,
       user_id: player?.user_id || null,
       connected: true,
@@ -270,8 +280,12 @@ async function init() {
     ratingChanges: async () => record.ratings || [],
   });
   game = table.game;
-  $("#review-title").textContent = `${record.title}: ${seats.map((s) => s.name).join(" vs ")}`;
-  document.title = `Review · ${record.title} · Parlour`;
+  const versus = t(" vs ");
+  $("#review-title").textContent = t("{game}: {players}", {
+    game: record.title,
+    players: seats.map((s) => s.name).join(versus),
+  });
+  document.title = t("Review · {game} · Parlour", { game: record.title });
   // The controls are on the page from the start (review.html), disabled until now.
   $("#play-steps").disabled = $("#step-slider").disabled = false;
   const slider = $("#step-slider");

@@ -12,11 +12,12 @@
 
 import { get, onSessionStarted, post, startSession } from "../lib/api.js";
 import { $, announce, boot, seatName, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { RoomSocket } from "../lib/socket.js";
 import { noteServerTime } from "../table/clocks.js";
 import { Table } from "../table/table.js";
 import { ChatPanel } from "../talk/chat.js";
-import { reactionButtons, showBubble } from "../talk/reactions.js";
+import { reactionButtons, reactionText, showBubble } from "../talk/reactions.js";
 import { TableReport } from "../talk/report-table.js";
 import { currentUser, initChrome, onRename, setConnection } from "./common.js";
 import { initLobby, isHost, showLobby } from "./lobby.js";
@@ -57,8 +58,8 @@ function renderClosed() {
   showError(
     $("#room-error"),
     room.closed_by === "moderator"
-      ? "A moderator closed this table."
-      : "This table closed: nobody was at it for a long while.",
+      ? t("A moderator closed this table.")
+      : t("This table closed: nobody was at it for a long while."),
   );
 }
 
@@ -69,9 +70,16 @@ function noticeHost(before) {
     id ? r.seats.find((s) => s.user_id === id || s.stand_in_for?.user_id === id) : undefined;
   const old = seatOf(before, before.host_id);
   const now = seatOf(room, room.host_id);
-  const who = room.host_id === currentUser()?.id ? "You are" : `${now?.name || "Someone"} is`;
-  const why = old && !old.connected ? `: ${old.name} was away` : "";
-  const text = `${who} now the host${why}.`;
+  const you = room.host_id === currentUser()?.id;
+  const params = { name: now?.name || t("Someone"), before: old?.name };
+  let text;
+  if (old && !old.connected) {
+    text = you
+      ? t("You are now the host: {before} was away.", params)
+      : t("{name} is now the host: {before} was away.", params);
+  } else {
+    text = you ? t("You are now the host.") : t("{name} is now the host.", params);
+  }
   const notice = $("#room-notice");
   notice.textContent = text;
   notice.hidden = false;
@@ -81,7 +89,7 @@ function noticeHost(before) {
 async function reclaim() {
   try {
     const taken = await post(`/rooms/${room.id}/reclaim`);
-    announce(`You are back in your seat, ${seatName(taken.room, taken.seat)}.`);
+    announce(t("You are back in your seat, {seat}.", { seat: seatName(taken.room, taken.seat) }));
   } catch (err) {
     table.showError(err.message, "reclaim");
     announce(err.message, true);
@@ -107,7 +115,7 @@ function ensureTable() {
     onClaim: async () => {
       try {
         await post(`/rooms/${room.id}/claim`);
-        announce("You claimed the match: the time to move ran out.");
+        announce(t("You claimed the match: the time to move ran out."));
       } catch (err) {
         table.showError(err.message, "general");
       }
@@ -117,7 +125,7 @@ function ensureTable() {
     onReplace: async (seat) => {
       try {
         await post(`/rooms/${room.id}/bots`, { seat });
-        announce(`A computer player now plays seat ${seat + 1}.`);
+        announce(t("A computer player now plays seat {number}.", { number: seat + 1 }));
       } catch (err) {
         table.showError(err.message, "general");
       }
@@ -128,7 +136,7 @@ function ensureTable() {
     // A player's word on a rematch, over the socket (table/rematch.js).
     onRematch: (accept) => {
       if (!socket.rematch(accept)) {
-        table.showError("You are offline; nothing was sent. Reconnecting…", "result");
+        table.showError(t("You are offline; nothing was sent. Reconnecting…"), "result");
       }
     },
   });
@@ -138,7 +146,7 @@ function ensureTable() {
 /** The rematch everyone accepted has started in room `id`: follow it there, in this page.
  *  The table starts afresh; the socket, the talk and the address move to the new room. */
 function moveTo(id) {
-  announce("Everyone accepted: the rematch starts.");
+  announce(t("Everyone accepted: the rematch starts."));
   history.pushState(null, "", `/rooms/${id}${watchOnly ? "/watch" : ""}`);
   shownPath = location.pathname;
   room = null;
@@ -177,7 +185,9 @@ function onTalk(message) {
   else if (message.type === "chat_deleted") talk.remove(message);
   else if (message.type === "reaction" && !talk.hides(message.user_id)) {
     showBubble(message);
-    if (message.user_id !== currentUser()?.id) talk.note(`${message.name}: ${message.reaction}`);
+    if (message.user_id !== currentUser()?.id) {
+      talk.note(`${message.name}: ${reactionText(message.reaction)}`);
+    }
   }
 }
 
@@ -221,12 +231,12 @@ function onMessage(message) {
     }
     noticeHost(before);
     if (before && before.status === "waiting" && room.status === "playing") {
-      announce("The match has started.");
+      announce(t("The match has started."));
     }
     if (before && !before.rematch_offer?.started && room.rematch_offer?.started) {
       moveTo(room.rematch_id);
     } else if (before && !before.rematch_id && room.rematch_id) {
-      announce("A rematch table is open.");
+      announce(t("A rematch table is open."));
     }
     return;
   }
@@ -258,14 +268,14 @@ function onStatus(status, detail) {
   tableWrap.classList.toggle("offline", status !== "open");
   if (status === "gone") {
     $("#room-loading").hidden = true;
-    showError($("#room-error"), "There is no such room. Check the link or the code.");
+    showError($("#room-error"), t("There is no such room. Check the link or the code."));
   }
   if (status === "signed_out") {
     $("#room-loading").hidden = true;
     // #room-error is an alert: it is read out as it appears.
     showError(
       $("#room-error"),
-      "You were signed out (on this device or everywhere). Reload the page to carry on.",
+      t("You were signed out (on this device or everywhere). Reload the page to carry on."),
     );
   }
   if (status === "banned") {
@@ -273,15 +283,15 @@ function onStatus(status, detail) {
     showError(
       $("#room-error"),
       banned
-        ? `A moderator banned this account. ${banned.message}`
-        : "A moderator banned this account. Logging in again says why and until when.",
+        ? t("A moderator banned this account. {why}", { why: banned.message })
+        : t("A moderator banned this account. Logging in again says why and until when."),
     );
   }
   if (status === "open") talk?.sayReading();
   if (status === "open" && lastStatus && lastStatus !== "open" && lastStatus !== "connecting") {
-    announce("Reconnected.");
+    announce(t("Reconnected."));
   } else if (status === "waiting" && lastStatus === "open") {
-    announce("Connection lost. Reconnecting…", true);
+    announce(t("Connection lost. Reconnecting…"), true);
   }
   lastStatus = status;
 }
@@ -306,7 +316,7 @@ async function init() {
     showError(
       $("#room-error"),
       err.code === "room_not_found"
-        ? "There is no such room. Check the link or the code."
+        ? t("There is no such room. Check the link or the code.")
         : err.message,
     );
     return;
@@ -330,7 +340,7 @@ async function init() {
     },
     readWatchers: (on) => socket?.sendRaw({ type: "read_watchers", on }) ?? false,
   });
-  const offline = { about: "react", message: "You are offline; the reaction was not sent." };
+  const offline = { about: "react", message: t("You are offline; the reaction was not sent.") };
   $("#reaction-bar").replaceChildren(
     ...reactionButtons((reaction) => socket.react(reaction) || talk.refused(offline)),
   );

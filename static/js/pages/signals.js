@@ -6,10 +6,11 @@
 // permission. Spectators get none of it: their switch is not shown and no turn of theirs
 // ever comes.
 
+import { t } from "../lib/i18n.js";
 import { playSound } from "../table/sounds.js";
 
 const NOTIFY_KEY = "parlour-turn-notify";
-const FLASH_TEXT = "🔔 Your turn!";
+const FLASH_TEXT = t("🔔 Your turn!");
 const FLASH_MS = 1000;
 
 export class TurnSignals {
@@ -45,8 +46,9 @@ export class TurnSignals {
       const answer = await Notification.requestPermission();
       if (answer !== "granted") {
         box.checked = false;
-        this.note.textContent =
-          "The browser does not allow notifications from this site; its settings can.";
+        this.note.textContent = t(
+          "The browser does not allow notifications from this site; its settings can.",
+        );
       }
     }
     localStorage.setItem(NOTIFY_KEY, box.checked ? "on" : "off");
@@ -70,7 +72,7 @@ export class TurnSignals {
     if (document.visibilityState !== "hidden") return;
     this.startFlashing();
     if (this.notifyBox.checked && this.permitted()) {
-      const notice = new Notification("Your turn", {
+      const notice = new Notification(t("Your turn"), {
         body: this.describe(),
         tag: "parlour-your-turn",
       });

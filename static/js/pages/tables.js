@@ -4,28 +4,26 @@
 
 import { get } from "../lib/api.js";
 import { $, gameFacts, h, listWords, showError } from "../lib/dom.js";
+import { date, t } from "../lib/i18n.js";
 import { initChrome } from "./common.js";
 
 initChrome();
 
 function opponents(table) {
   const others = table.seats.filter((seat) => !seat.you && seat.name);
-  return others.length ? listWords(others.map((seat) => seat.name)) : "Nobody yet";
+  return others.length ? listWords(others.map((seat) => seat.name)) : t("Nobody yet");
 }
 
 function whoseTurn(table) {
-  if (table.status === "waiting") return "Not started";
-  if (table.your_turn) return "Yours";
+  if (table.status === "waiting") return t("Not started");
+  if (table.your_turn) return t("Yours");
   const names = table.to_act.map((seat) => table.seats[seat]?.name).filter(Boolean);
   return names.length ? listWords(names) : "—";
 }
 
 function deadline(table) {
-  if (!table.deadline) return table.pace === "turn_based" ? "—" : "Live";
-  return new Date(table.deadline).toLocaleString(undefined, {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
+  if (!table.deadline) return table.pace === "turn_based" ? "—" : t("Live");
+  return date(new Date(table.deadline), { dateStyle: "medium", timeStyle: "short" });
 }
 
 function row(table) {
@@ -47,12 +45,12 @@ async function load() {
     body.replaceChildren(
       ...(tables.length
         ? tables.map(row)
-        : [h("tr", {}, h("td.muted", { colspan: 4 }, "You sit at no table now."))]),
+        : [h("tr", {}, h("td.muted", { colspan: 4 }, t("You sit at no table now.")))]),
     );
   } catch (err) {
     body.replaceChildren();
     if (err.code === "no_session") {
-      body.append(h("tr", {}, h("td.muted", { colspan: 4 }, "You sit at no table now.")));
+      body.append(h("tr", {}, h("td.muted", { colspan: 4 }, t("You sit at no table now."))));
       return;
     }
     showError($("#tables-error"), err.message);

@@ -3,6 +3,7 @@
 // when it becomes yours, and the winners with the final scores when the match ends.
 
 import { announce } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { winnersLine } from "./bar.js";
 
 /**
@@ -21,10 +22,13 @@ export function announceChanges(ctx, previous, moveLine) {
       (_, s) => `${ctx.name(s)} ${view.scores?.[s] ?? 0}`,
     );
     announce(
-      `Match over. ${winnersLine(ctx, view.winners || [])}. Final scores: ${scores.join(", ")}.`,
+      t("Match over. {winners}. Final scores: {scores}.", {
+        winners: winnersLine(ctx, view.winners || []),
+        scores: scores.join(", "),
+      }),
       true,
     );
-    document.title = `Match over · ${base}`;
+    document.title = t("Match over · {table}", { table: base });
     return;
   }
   const mineNow = ctx.canAct;
@@ -33,9 +37,10 @@ export function announceChanges(ctx, previous, moveLine) {
   const lastLine = moveLine ? `${moveLine}. ` : "";
   const message = ctx.words(view.message || "");
   if (mineNow && (!minePrev || prev?.phase !== view.phase || newVersion)) {
-    announce(`${lastLine}Your turn. ${message}`);
+    const yourTurn = t("Your turn.");
+    announce(`${lastLine}${yourTurn} ${message}`);
   } else if (newVersion) {
     announce(`${lastLine}${message}`);
   }
-  document.title = mineNow ? `● Your turn · ${base}` : `${base} · Parlour`;
+  document.title = mineNow ? t("● Your turn · {table}", { table: base }) : `${base} · Parlour`;
 }

@@ -3,11 +3,13 @@
 // (whose turn and why, in the server's own words, or who won).
 
 import { h, listWords } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
-/** "Ann wins!", "You win!", "Ann and Bob win!" */
+/** "Ann wins", "You win", "Ann and Bob win" */
 export function winnersLine(ctx, winners) {
-  const names = winners.map((s) => ctx.who(s));
-  return `${listWords(names)} ${names.length === 1 && names[0] !== "You" ? "wins" : "win"}`;
+  if (winners.length === 1 && winners[0] === ctx.me) return t("You win");
+  const names = listWords(winners.map((s) => ctx.who(s)));
+  return winners.length === 1 ? t("{names} wins", { names }) : t("{names} win", { names });
 }
 
 /** @param {string} title the table's title when the room has none (a review)
@@ -23,13 +25,13 @@ export function bar(ctx, info, title, onRules, tools = []) {
       "div.table-title",
       {},
       h("h1", {}, room?.title || title),
-      live && ctx.me === null ? h("span.badge.watching", {}, "Watching") : null,
-      live && room?.code ? h("span.badge.room-code", { title: "Room code" }, room.code) : null,
+      live && ctx.me === null ? h("span.badge.watching", {}, t("Watching")) : null,
+      live && room?.code ? h("span.badge.room-code", { title: t("Room code") }, room.code) : null,
       onRules
         ? h(
             "button.btn.small.ghost.rules-button",
             { type: "button", "data-key": "rules", onclick: () => onRules() },
-            "Rules",
+            t("Rules"),
           )
         : null,
       tools,
@@ -37,14 +39,14 @@ export function bar(ctx, info, title, onRules, tools = []) {
     h(
       "ul.info-chips",
       // On a phone the chips scroll sideways: reachable by keyboard too.
-      { "aria-label": "Match", tabindex: "0" },
+      { "aria-label": t("Match"), tabindex: "0" },
       info.map(([label, value]) =>
         h("li.chip", {}, h("span.chip-label", {}, label), " ", h("strong", {}, value)),
       ),
     ),
     h(
       "ol.scoreboard",
-      { "aria-label": "Scores" },
+      { "aria-label": t("Scores") },
       Array.from({ length: ctx.seats }, (_, seat) =>
         h(
           "li.score",
@@ -71,15 +73,15 @@ export function turnBanner(ctx) {
   if (ctx.room?.status === "abandoned") {
     headline =
       ctx.room.closed_by === "moderator"
-        ? "A moderator closed this table: the match was stopped"
-        : "This match was abandoned: nobody stayed at the table";
+        ? t("A moderator closed this table: the match was stopped")
+        : t("This match was abandoned: nobody stayed at the table");
   } else if (view.over) {
     const winners = view.winners || [];
-    headline = winners.length ? `${winnersLine(ctx, winners)}!` : "The match is over";
+    headline = winners.length ? `${winnersLine(ctx, winners)}!` : t("The match is over");
   } else if (ctx.me !== null && toAct.includes(ctx.me)) {
-    headline = toAct.length > 1 ? "Your move (everyone chooses at once)" : "Your turn";
+    headline = toAct.length > 1 ? t("Your move (everyone chooses at once)") : t("Your turn");
   } else if (toAct.length) {
-    headline = `Waiting for ${listWords(toAct.map((s) => ctx.name(s)))}`;
+    headline = t("Waiting for {names}", { names: listWords(toAct.map((s) => ctx.name(s))) });
   }
   let state = "";
   if (ctx.canAct) state = "mine";

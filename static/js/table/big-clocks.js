@@ -4,6 +4,7 @@
 // (low-time.js). Nothing when the room has no turn clock.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { clockEl } from "./clocks.js";
 import { LOW_TIME_SECONDS } from "./low-time.js";
 
@@ -16,15 +17,21 @@ export function bigClocks(ctx) {
   if (!awaited.length) return null;
   return h(
     "div.big-clocks",
-    { role: "group", "aria-label": "Turn clocks" },
+    { role: "group", "aria-label": t("Turn clocks") },
     awaited.map((seat) => {
       const mine = seat === ctx.me;
       return h(
         "div.big-clock",
         { dataset: { seat: String(seat) }, class: mine ? "mine" : "" },
-        h("span.big-clock-name", {}, mine ? "Your time" : ctx.name(seat)),
+        h("span.big-clock-name", {}, mine ? t("Your time") : ctx.name(seat)),
         clockEl(ctx, seat, { big: true, warn: mine }),
-        mine ? h("span.low-time-note", {}, `Under ${LOW_TIME_SECONDS} s: move now!`) : null,
+        mine
+          ? h(
+              "span.low-time-note",
+              {},
+              t("Under {seconds} s: move now!", { seconds: LOW_TIME_SECONDS }),
+            )
+          : null,
       );
     }),
   );

@@ -7,6 +7,7 @@
 // time runs low (low-time.js).
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { watchLowTime } from "./low-time.js";
 
 const URGENT_SECONDS = 10;
@@ -36,7 +37,9 @@ export function longWhile(seconds) {
   const whole = Math.max(0, Math.floor(seconds / 60));
   const days = Math.floor(whole / 1440);
   const hours = Math.floor((whole % 1440) / 60);
-  return days > 0 ? `${days} d ${hours} h` : `${hours} h ${whole % 60} min`;
+  return days > 0
+    ? t("{days} d {hours} h", { days, hours })
+    : t("{hours} h {minutes} min", { hours, minutes: whole % 60 });
 }
 
 /** What an awaited seat's clock reads now: its turn time, then its bank. */
@@ -49,7 +52,7 @@ function reading(el) {
     const extra = bank > 0 ? ` + ${minutes(bank)}` : "";
     return { text: `${minutes(turnLeft)}${extra}`, left };
   }
-  return { text: `bank ${minutes(left)}`, left };
+  return { text: t("bank {time}", { time: minutes(left) }), left };
 }
 
 function paintClock(el) {
@@ -62,8 +65,8 @@ function paintClock(el) {
 function paintReady(button) {
   const left = (Number(button.dataset.readyAt) - serverNow()) / 1000;
   const label = button.dataset.label;
-  const wait = left >= 3600 ? longWhile(left) : `${Math.ceil(left)} s`;
-  const text = left > 0 ? `${label} (in ${wait})` : label;
+  const wait = left >= 3600 ? longWhile(left) : t("{seconds} s", { seconds: Math.ceil(left) });
+  const text = left > 0 ? t("{label} (in {wait})", { label, wait }) : label;
   if (button.textContent !== text) button.textContent = text;
   button.disabled = left > 0;
 }
@@ -88,13 +91,17 @@ export function clockEl(ctx, seat, { big = false, warn = false } = {}) {
   }
   if (!clock.deadline) {
     return clock.bank > 0
-      ? h("span.clock.idle", { title: "Time left in the bank" }, `bank ${minutes(clock.bank)}`)
+      ? h(
+          "span.clock.idle",
+          { title: t("Time left in the bank") },
+          t("bank {time}", { time: minutes(clock.bank) }),
+        )
       : null;
   }
   const el = h("span.clock", {
     role: "timer",
     class: big ? "big" : "",
-    title: "Time left for this turn, then the bank",
+    title: t("Time left for this turn, then the bank"),
     dataset: {
       deadline: String(Date.parse(clock.deadline)),
       bank: String(clock.bank),

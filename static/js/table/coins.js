@@ -2,11 +2,15 @@
 // just completed, the suit cycle as a legend, hand and trick counters, each player's
 // Coins this hand, and hand summaries. Cards are the Spanish 48-card pack.
 
-import { suitIcon } from "../lib/cards.js";
-import { h, plural } from "../lib/dom.js";
+import { PACKS, suitIcon } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { completedTrick, trickAccount, trickEl } from "./pieces.js";
 
 const SUIT_LETTER = { cups: "C", coins: "O", swords: "S", clubs: "B" };
+// A suit of the cycle (the server's word for it) as the page's language names it.
+const suitName = (suit) => PACKS.spanish.suits[SUIT_LETTER[suit]] || suit;
+const coins = (n) => tn("{n} Coin", "{n} Coins", n);
 
 export default {
   art: "AO", // the card that pictures the game on the home page, in its own pack
@@ -15,21 +19,25 @@ export default {
   info(ctx) {
     const v = ctx.view;
     return [
-      ["Hand", String(v.hand_number ?? 1)],
+      [t("Hand"), String(v.hand_number ?? 1)],
       [
-        "Trick",
-        `${Math.min(v.trick_number ?? 1, v.tricks_per_hand ?? 16)} of ${v.tricks_per_hand ?? 16}`,
+        t("Trick"),
+        t("{number} of {count}", {
+          number: Math.min(v.trick_number ?? 1, v.tricks_per_hand ?? 16),
+          count: v.tricks_per_hand ?? 16,
+        }),
       ],
-      ["Target", String(v.target ?? "")],
+      [t("Target"), String(v.target ?? "")],
     ];
   },
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
+    const tricks = tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0);
     return h(
       "span.extra",
       {},
-      `${plural(v.hand_points?.[seat] ?? 0, "Coin")} this hand · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      t("{coins} this hand · {tricks}", { coins: coins(v.hand_points?.[seat] ?? 0), tricks }),
     );
   },
 
@@ -38,44 +46,53 @@ export default {
     let trick;
     const done = completedTrick(ctx);
     if (v.trick?.length) {
-      trick = trickEl(ctx, v.trick, { label: "Trick in progress" });
+      trick = trickEl(ctx, v.trick, { label: t("Trick in progress") });
     } else if (done) {
       trick = trickEl(ctx, done.cards, {
         winner: done.winner,
         label: done.ofPastDeal
-          ? `Last trick of hand ${(v.hand_number ?? 2) - 1}`
-          : "Completed trick",
+          ? t("Last trick of hand {number}", { number: (v.hand_number ?? 2) - 1 })
+          : t("Completed trick"),
         caption:
           trickAccount(ctx) ||
-          `${ctx.name(done.winner)} took the trick: ${plural(done.points ?? 0, "Coin")}`,
+          t("{name} took the trick: {points}", {
+            name: ctx.name(done.winner),
+            points: coins(done.points ?? 0),
+          }),
         pastDeal: done.ofPastDeal,
       });
     } else {
-      trick = h("div.trick.empty", {}, h("p.muted", {}, "The trick will appear here."));
+      trick = h("div.trick.empty", {}, h("p.muted", {}, t("The trick will appear here.")));
     }
     const cycle = v.suit_cycle || ["cups", "coins", "swords", "clubs"];
+    const beat = t(" beat ");
     const legend = h(
       "p.suit-cycle",
-      { "aria-label": `Suit cycle: ${cycle.map((s) => s).join(" beat ")} beat ${cycle[0]}` },
+      {
+        "aria-label": t("Suit cycle: {cycle}", {
+          cycle: [...cycle, cycle[0]].map(suitName).join(beat),
+        }),
+      },
       [...cycle, cycle[0]].flatMap((suit, i) => [
         i ? h("span.arrow", { "aria-hidden": "true" }, "›") : null,
         h(
           "span.cycle-suit",
           {},
-          suitIcon(ctx.pack, SUIT_LETTER[suit], suit),
-          h("span.cycle-name", {}, suit),
+          suitIcon(ctx.pack, SUIT_LETTER[suit], suitName(suit)),
+          h("span.cycle-name", {}, suitName(suit)),
         ),
       ]),
     );
     const key = h(
       "details.cycle-key",
       {},
-      h("summary", {}, "Who takes a trick?"),
+      h("summary", {}, t("Who takes a trick?")),
       h(
         "p",
         {},
-        "“›” means “beats”. Three suits in a trick: the suit the missing one beats takes it. " +
-          "Two of one suit: the higher of the pair. One suit: the highest.",
+        t(
+          "“›” means “beats”. Three suits in a trick: the suit the missing one beats takes it. Two of one suit: the higher of the pair. One suit: the highest.",
+        ),
       ),
     );
     return h("div.coins-center", {}, trick, legend, key);
@@ -86,16 +103,20 @@ export default {
     if (!prev) return null;
     return h(
       "section.panel.summary",
-      { "aria-label": `Hand ${prev.hand} summary` },
-      h("h2", {}, `Hand ${prev.hand} result`),
+      { "aria-label": t("Hand {number} summary", { number: prev.hand }) },
+      h("h2", {}, t("Hand {number} result", { number: prev.hand })),
       h(
         "ul.summary-list",
         {},
         prev.points.map((points, seat) =>
-          h("li", {}, h("span", {}, ctx.name(seat)), h("strong", {}, plural(points, "Coin"))),
+          h("li", {}, h("span", {}, ctx.name(seat)), h("strong", {}, coins(points))),
         ),
       ),
-      h("p.small.muted", {}, `${ctx.name(prev.last_trick_winner)} took the last trick.`),
+      h(
+        "p.small.muted",
+        {},
+        t("{name} took the last trick.", { name: ctx.name(prev.last_trick_winner) }),
+      ),
     );
   },
 };

@@ -4,6 +4,26 @@
 // another table. See docs/client.md ("A game module") for the fields.
 
 import { cardEl, cardName } from "../lib/cards.js";
+import { t, tn } from "../lib/i18n.js";
+
+/** A score's unit when the game names none: "1 point", "2 points". */
+const points = (n) => tn("point", "points", n);
+
+// "Seat 2" as the server's messages write it: in English, and in the page's language.
+const SEAT_WORDS = new RegExp(
+  [...new Set(["Seat {number}", t("Seat {number}")])]
+    .map((words) => words.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{number}", "(\\d+)"))
+    .map((pattern) => `\\b${pattern}\\b`)
+    .join("|"),
+  "gu",
+);
+
+/** `text` with each "Seat n" the server wrote replaced by nameOf(n - 1). */
+export function nameSeats(text, nameOf) {
+  return String(text || "").replace(SEAT_WORDS, (_m, ...numbers) =>
+    nameOf(Number(numbers.find((n) => n !== undefined)) - 1),
+  );
+}
 
 /**
  * @param {object} frame {room, view, version, seat, event, clocks?, hands?}
@@ -16,10 +36,10 @@ export function makeContext(frame, table) {
   const me = frame.seat ?? null;
   const seats = view.seats ?? room?.seat_count ?? view.hand_sizes?.length ?? 2;
   const titles = game.titles || {};
-  const scoreUnit = game.scoreUnit || "points";
+  const unitFor = (count) => (game.unitFor || points)(Number(count));
   const name = (seat) => {
     if (seat === null || seat === undefined) return "";
-    return room?.seats?.[seat]?.name || `Seat ${seat + 1}`;
+    return room?.seats?.[seat]?.name || t("Seat {number}", { number: seat + 1 });
   };
   return {
     frame,
@@ -31,14 +51,13 @@ export function makeContext(frame, table) {
     titles,
     mode,
     lowerWins: Boolean(lowerWins),
-    // What a score counts ("points"; Cups: "cards"; Usurp: "Game Points").
-    scoreUnit,
-    // The unit agreeing with a score: "1 point", "2 points", "1 Game Point".
-    unitFor: (count) => (Number(count) === 1 ? scoreUnit.replace(/s$/, "") : scoreUnit),
+    // The unit agreeing with a score: "1 point", "2 points", "1 Game Point" (the game
+    // module's `unitFor(n)`, in the page's language).
+    unitFor,
     name,
-    who: (seat) => (seat === me ? "You" : name(seat)),
-    // Server messages say "Seat 2"; show the player's name instead.
-    words: (text) => String(text || "").replace(/\bSeat (\d+)\b/g, (_m, n) => name(Number(n) - 1)),
+    who: (seat) => (seat === me ? t("You") : name(seat)),
+    // Server messages say "Seat 2" (in the page's language); show the player's name instead.
+    words: (text) => nameSeats(text, name),
     card: (code, opts = {}) => cardEl(code, pack, { titles, ...opts }),
     cardName: (code) => cardName(code, pack, titles),
     legal: view.legal_actions || [],

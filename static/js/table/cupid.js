@@ -3,10 +3,13 @@
 // progress or just completed, round and trick counters, and round summaries. The four
 // character cards carry their Cupid names on their faces.
 
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { completedTrick, pileEl, trickAccount, trickEl } from "./pieces.js";
 
-const TITLES = { QD: "Anima", JC: "Monster", KH: "Cupid", JK: "Zephyr" };
+const TITLES = { QD: t("Anima"), JC: t("Monster"), KH: t("Cupid"), JK: t("Zephyr") };
+const points = (n) => tn("{n} point", "{n} points", n);
+const cards = (n) => tn("{n} card", "{n} cards", n);
 
 function drawAction(ctx, source) {
   return ctx.legal.find((a) => a.type === "draw" && a.source === source) || null;
@@ -20,21 +23,25 @@ export default {
   info(ctx) {
     const v = ctx.view;
     return [
-      ["Round", String(v.round ?? 1)],
+      [t("Round"), String(v.round ?? 1)],
       [
-        "Trick",
-        `${Math.min(v.trick_number ?? 1, v.tricks_per_round ?? 11)} of ${v.tricks_per_round ?? 11}`,
+        t("Trick"),
+        t("{number} of {count}", {
+          number: Math.min(v.trick_number ?? 1, v.tricks_per_round ?? 11),
+          count: v.tricks_per_round ?? 11,
+        }),
       ],
-      ["Target", String(v.target ?? "")],
+      [t("Target"), String(v.target ?? "")],
     ];
   },
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
+    const tricks = tn("{n} trick", "{n} tricks", v.tricks_taken?.[seat] ?? 0);
     return h(
       "span.extra",
       {},
-      `${plural(v.round_points?.[seat] ?? 0, "point")} this round · ${plural(v.tricks_taken?.[seat] ?? 0, "trick")}`,
+      t("{points} this round · {tricks}", { points: points(v.round_points?.[seat] ?? 0), tricks }),
     );
   },
 
@@ -45,11 +52,15 @@ export default {
     const piles = h(
       "div.piles",
       {},
-      pileEl("Stock", v.stock_size ?? 0, {
+      pileEl(t("Stock"), v.stock_size ?? 0, {
         key: "stock",
         label: stockAction
-          ? `Take the stock's top card (${plural(v.stock_size ?? 0, "card")} left)`
-          : `Stock: ${plural(v.stock_size ?? 0, "card")}`,
+          ? tn(
+              "Take the stock's top card ({n} card left)",
+              "Take the stock's top card ({n} cards left)",
+              v.stock_size ?? 0,
+            )
+          : t("Stock: {cards}", { cards: cards(v.stock_size ?? 0) }),
         onclick: stockAction ? () => ctx.act(stockAction, "center") : null,
       }),
       v.turnup
@@ -64,44 +75,59 @@ export default {
               // Named by its content, starting with what it shows: "Turn-up", then what it
               // does. The card's drawing (its corners) is left out of the name.
               h("span", { "aria-hidden": "true" }, ctx.card(v.turnup)),
-              h("span.pile-label", {}, "Turn-up"),
-              h("span.sr-only", {}, `: take the ${ctx.cardName(v.turnup)}`),
+              h("span.pile-label", {}, t("Turn-up")),
+              h("span.sr-only", {}, t(": take the {card}", { card: ctx.cardName(v.turnup) })),
             )
           : h(
               "div.pile.turnup",
-              { role: "group", "aria-label": `Turn-up: ${ctx.cardName(v.turnup)}` },
+              {
+                role: "group",
+                "aria-label": t("Turn-up: {card}", { card: ctx.cardName(v.turnup) }),
+              },
               ctx.card(v.turnup),
-              h("span.pile-label", {}, "Turn-up"),
+              h("span.pile-label", {}, t("Turn-up")),
             )
         : null,
       v.prize_size
-        ? pileEl("Prize", v.prize_size, {
+        ? pileEl(t("Prize"), v.prize_size, {
             key: "prize",
-            label: `Prize trick: ${plural(v.prize_size, "card")} face down, won with the last trick`,
+            label: tn(
+              "Prize trick: {n} card face down, won with the last trick",
+              "Prize trick: {n} cards face down, won with the last trick",
+              v.prize_size,
+            ),
           })
         : null,
     );
     let trick;
     const done = completedTrick(ctx);
     if (v.trick?.length) {
-      trick = trickEl(ctx, v.trick, { label: "Trick in progress" });
+      trick = trickEl(ctx, v.trick, { label: t("Trick in progress") });
     } else if (done) {
       trick = trickEl(ctx, done.cards, {
         winner: done.winner,
-        label: done.ofPastDeal ? `Last trick of round ${(v.round ?? 2) - 1}` : "Completed trick",
+        label: done.ofPastDeal
+          ? t("Last trick of round {number}", { number: (v.round ?? 2) - 1 })
+          : t("Completed trick"),
         caption:
           trickAccount(ctx) ||
-          `${ctx.name(done.winner)} took the trick: ${plural(done.points ?? 0, "point")}`,
+          t("{name} took the trick: {points}", {
+            name: ctx.name(done.winner),
+            points: points(done.points ?? 0),
+          }),
         pastDeal: done.ofPastDeal,
       });
     } else {
-      trick = h("div.trick.empty", {}, h("p.muted", {}, "The trick will appear here."));
+      trick = h("div.trick.empty", {}, h("p.muted", {}, t("The trick will appear here.")));
     }
     const prize = v.prize_trick
       ? h(
           "p.callout",
           {},
-          `Prize trick: ${ctx.name(v.prize_trick.winner)} scored ${plural(v.prize_trick.points, "point")}.`,
+          t("Prize trick: {name} scored {points}.", {
+            name: ctx.name(v.prize_trick.winner),
+            points: points(v.prize_trick.points),
+          }),
         )
       : null;
     return h("div.cupid-center", {}, trick, piles, prize);
@@ -121,7 +147,7 @@ export default {
               dataset: { help: "draw" },
               onclick: () => ctx.act(stock, "actions"),
             },
-            "Take the stock's top card",
+            t("Take the stock's top card"),
           )
         : null,
       turn
@@ -133,7 +159,7 @@ export default {
               dataset: { help: "draw" },
               onclick: () => ctx.act(turn, "actions"),
             },
-            `Take the turn-up (${ctx.cardName(ctx.view.turnup)})`,
+            t("Take the turn-up ({card})", { card: ctx.cardName(ctx.view.turnup) }),
           )
         : null,
     ];
@@ -141,7 +167,7 @@ export default {
 
   blockedReason(ctx) {
     if (ctx.legal.some((a) => a.type === "draw")) {
-      return "First take the stock's top card or the turn-up.";
+      return t("First take the stock's top card or the turn-up.");
     }
     return null;
   },
@@ -151,19 +177,22 @@ export default {
     if (!prev) return null;
     return h(
       "section.panel.summary",
-      { "aria-label": `Round ${prev.round} summary` },
-      h("h2", {}, `Round ${prev.round} result`),
+      { "aria-label": t("Round {number} summary", { number: prev.round }) },
+      h("h2", {}, t("Round {number} result", { number: prev.round })),
       h(
         "ul.summary-list",
         {},
-        prev.points.map((points, seat) =>
-          h("li", {}, h("span", {}, ctx.name(seat)), h("strong", {}, plural(points, "point"))),
+        prev.points.map((score, seat) =>
+          h("li", {}, h("span", {}, ctx.name(seat)), h("strong", {}, points(score))),
         ),
       ),
       h(
         "p.small.muted",
         {},
-        `${ctx.name(prev.last_trick_winner)} took the last trick; the prize trick was worth ${plural(prev.prize_points, "point")}.`,
+        t("{name} took the last trick; the prize trick was worth {points}.", {
+          name: ctx.name(prev.last_trick_winner),
+          points: points(prev.prize_points),
+        }),
       ),
     );
   },

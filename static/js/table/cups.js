@@ -4,31 +4,44 @@
 // Ace's gift step (everyone chooses at once, with "give nothing"), the graveyard move
 // when nothing can be played, and the table's variants. Scores are card counts (low wins).
 
-import { h, listWords, plural } from "../lib/dom.js";
+import { h, listWords } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { pileEl } from "./pieces.js";
 
+const cards = (n) => tn("{n} card", "{n} cards", n);
+// The short-stack rule's values (the server's option choices) in words.
+const SHORTFALLS = {
+  democratic_league: t("democratic league"),
+  magellan: t("magellan"),
+};
+
 const VARIANT_TEXT = {
-  cups_aside: (v) => (v ? "Played Cups go aside" : null),
-  sit_out: (v) => (v ? "Empty-handed players sit out" : null),
+  cups_aside: (v) => (v ? t("Played Cups go aside") : null),
+  sit_out: (v) => (v ? t("Empty-handed players sit out") : null),
   shortfall: (v) =>
-    v && v !== "forgiven" ? `Short stack: ${String(v).replaceAll("_", " ")}` : null,
-  graveyard_counts: (v) =>
-    v && v !== "single" ? `Graveyards count ${v === "none" ? "nothing" : "double"}` : null,
+    v && v !== "forgiven"
+      ? t("Short stack: {rule}", { rule: SHORTFALLS[v] || String(v).replaceAll("_", " ") })
+      : null,
+  graveyard_counts: (v) => {
+    if (!v || v === "single") return null;
+    return v === "none" ? t("Graveyards count nothing") : t("Graveyards count double");
+  },
 };
 
 export default {
   art: "AC", // the card that pictures the game on the home page, in its own pack
-  scoreUnit: "cards", // scores are the cards you still hold: fewer is better
+  // Scores are the cards you still hold: fewer is better.
+  unitFor: (n) => tn("card", "cards", n),
 
   info(ctx) {
     const v = ctx.view;
     const chips = [
-      ["Turn", String(v.turn ?? 0)],
-      ["Play goes", v.direction === "left" ? "left ↻" : "right ↺"],
+      [t("Turn"), String(v.turn ?? 0)],
+      [t("Play goes"), v.direction === "left" ? t("left ↻") : t("right ↺")],
     ];
     for (const [key, text] of Object.entries(VARIANT_TEXT)) {
       const shown = text(v.options?.[key]);
-      if (shown) chips.push(["Variant", shown]);
+      if (shown) chips.push([t("Variant"), shown]);
     }
     return chips;
   },
@@ -37,31 +50,44 @@ export default {
     const v = ctx.view;
     const grave = v.graveyards?.[seat];
     const parts = [];
-    if (v.sitting_out?.includes(seat)) parts.push(h("span.badge", {}, "sits out"));
+    if (v.sitting_out?.includes(seat)) parts.push(h("span.badge", {}, t("sits out")));
     if (v.gift && v.gift.to !== seat) {
-      if (v.gift.awaiting?.includes(seat)) parts.push(h("span.badge", {}, "choosing a gift…"));
-      else if (v.gift.chosen?.includes(seat)) parts.push(h("span.badge.open", {}, "gift chosen ✓"));
+      if (v.gift.awaiting?.includes(seat)) parts.push(h("span.badge", {}, t("choosing a gift…")));
+      else if (v.gift.chosen?.includes(seat)) {
+        parts.push(h("span.badge.open", {}, t("gift chosen ✓")));
+      }
     }
     if (grave?.size) {
       parts.push(
         h(
           "div.graveyard",
           {
-            "aria-label": `${ctx.name(seat)}'s graveyard: ${plural(grave.size, "card")}, newest batch ${grave.top.map((c) => ctx.cardName(c)).join(", ")}; ${grave.covered} covered`,
+            "aria-label": tn(
+              "{name}'s graveyard: {cards}, newest batch {batch}; {n} covered",
+              "{name}'s graveyard: {cards}, newest batch {batch}; {n} covered",
+              grave.covered,
+              {
+                name: ctx.name(seat),
+                cards: cards(grave.size),
+                batch: grave.top.map((c) => ctx.cardName(c)).join(", "),
+              },
+            ),
             dataset: { watch: `grave:${seat}`, value: String(grave.size) },
           },
-          h("span.graveyard-label", {}, "Graveyard"),
+          h("span.graveyard-label", {}, t("Graveyard")),
           h(
             "div.graveyard-cards",
             {},
             grave.top.map((code) => ctx.card(code, { className: "small" })),
           ),
-          grave.covered ? h("span.small", {}, `+ ${grave.covered} covered`) : null,
+          grave.covered
+            ? h("span.small", {}, tn("+ {n} covered", "+ {n} covered", grave.covered))
+            : null,
           seat === ctx.me && grave.covered_cards?.length
             ? h(
                 "details.small",
                 {},
-                h("summary", {}, "Your covered cards"),
+                h("summary", {}, t("Your covered cards")),
                 h(
                   "div.graveyard-cards",
                   {},
@@ -82,46 +108,49 @@ export default {
       "div.direction",
       {
         role: "img",
-        "aria-label": `Play goes to the ${direction}`,
+        "aria-label":
+          direction === "left" ? t("Play goes to the left") : t("Play goes to the right"),
         dataset: { watch: "direction", value: direction, spin: "1" },
         class: direction,
       },
       h("span.direction-arrow", { "aria-hidden": "true" }, direction === "left" ? "↻" : "↺"),
-      h("span.small", {}, `Play goes ${direction}`),
+      h("span.small", {}, direction === "left" ? t("Play goes left") : t("Play goes right")),
     );
     const active = v.active
       ? h(
           "div.pile.active-card",
           {
             role: "group",
-            "aria-label": `Active card: ${ctx.cardName(v.active)}${v.active_is_cup ? ", an active Cup" : ""}`,
+            "aria-label": v.active_is_cup
+              ? t("Active card: {card}, an active Cup", { card: ctx.cardName(v.active) })
+              : t("Active card: {card}", { card: ctx.cardName(v.active) }),
           },
           ctx.card(v.active),
-          h("span.pile-label", {}, v.active_is_cup ? "Active Cup" : "Active card"),
+          h("span.pile-label", {}, v.active_is_cup ? t("Active Cup") : t("Active card")),
         )
       : h(
           "div.pile",
-          { role: "group", "aria-label": "The dump is empty: any card may be played" },
-          h("span.empty-pile", {}, "any card"),
-          h("span.pile-label", {}, "Dump empty"),
+          { role: "group", "aria-label": t("The dump is empty: any card may be played") },
+          h("span.empty-pile", {}, t("any card")),
+          h("span.pile-label", {}, t("Dump empty")),
         );
     const piles = h(
       "div.piles",
       {},
-      pileEl("Stack", v.stack_size ?? 0, {
+      pileEl(t("Stack"), v.stack_size ?? 0, {
         key: "stack",
-        label: `Stack: ${plural(v.stack_size ?? 0, "card")}`,
+        label: t("Stack: {cards}", { cards: cards(v.stack_size ?? 0) }),
       }),
       active,
       h(
         "div.pile",
         {
           role: "group",
-          "aria-label": `Dump: ${plural(v.dump_size ?? 0, "card")}`,
+          "aria-label": t("Dump: {cards}", { cards: cards(v.dump_size ?? 0) }),
           dataset: { watch: "dump", value: String(v.dump_size ?? 0) },
         },
         h("span.dump-count", {}, String(v.dump_size ?? 0)),
-        h("span.pile-label", {}, "Dump"),
+        h("span.pile-label", {}, t("Dump")),
       ),
     );
     const extras = [];
@@ -129,8 +158,8 @@ export default {
       extras.push(
         h(
           "div.aside-pile",
-          { "aria-label": "Side pile" },
-          h("span.small", {}, "Side pile: "),
+          { "aria-label": t("Side pile") },
+          h("span.small", {}, t("Side pile: ")),
           v.aside.map((c) => ctx.card(c, { className: "small" })),
         ),
       );
@@ -140,7 +169,7 @@ export default {
         h(
           "details.out-pile.small",
           {},
-          h("summary", {}, `Out of the game: ${plural(v.out.length, "card")}`),
+          h("summary", {}, t("Out of the game: {cards}", { cards: cards(v.out.length) })),
           h(
             "div.graveyard-cards",
             {},
@@ -150,7 +179,13 @@ export default {
       );
     }
     if (v.discarded_size)
-      extras.push(h("p.small", {}, `${plural(v.discarded_size, "card")} discarded face down`));
+      extras.push(
+        h(
+          "p.small",
+          {},
+          tn("{n} card discarded face down", "{n} cards discarded face down", v.discarded_size),
+        ),
+      );
     let gift = null;
     if (v.gift) {
       const mine = v.gift.to === ctx.me;
@@ -158,13 +193,20 @@ export default {
         "p.callout.gift",
         { role: "status" },
         mine
-          ? `Your Ace! Waiting for ${listWords((v.gift.awaiting || []).map((s) => ctx.name(s)))} to choose a gift.`
-          : `${ctx.name(v.gift.to)} played an Ace: everyone else chooses a card to give, or nothing — all at once.`,
+          ? t("Your Ace! Waiting for {names} to choose a gift.", {
+              names: listWords((v.gift.awaiting || []).map((s) => ctx.name(s))),
+            })
+          : t(
+              "{name} played an Ace: everyone else chooses a card to give, or nothing — all at once.",
+              { name: ctx.name(v.gift.to) },
+            ),
         v.gift.mine !== undefined && ctx.me !== null && v.gift.to !== ctx.me
           ? h(
               "span.block",
               {},
-              v.gift.mine ? ` You give the ${ctx.cardName(v.gift.mine)}.` : " You give nothing.",
+              v.gift.mine
+                ? t(" You give the {card}.", { card: ctx.cardName(v.gift.mine) })
+                : t(" You give nothing."),
             )
           : null,
       );
@@ -175,7 +217,7 @@ export default {
   cardActions(ctx, code) {
     return ctx.legal
       .filter((a) => (a.type === "play" || a.type === "gift") && a.card === code)
-      .map((action) => ({ action, label: action.type === "gift" ? "Give" : "Play" }));
+      .map((action) => ({ action, label: action.type === "gift" ? t("Give") : t("Play") }));
   },
 
   actions(ctx) {
@@ -192,7 +234,7 @@ export default {
             dataset: { help: "gift" },
             onclick: () => ctx.act(nothing, "actions"),
           },
-          "Give nothing",
+          t("Give nothing"),
         ),
       );
     }
@@ -207,7 +249,7 @@ export default {
             dataset: { help: "graveyard" },
             onclick: () => ctx.act(grave, "actions"),
           },
-          "Lay my hand as a graveyard",
+          t("Lay my hand as a graveyard"),
         ),
       );
     }
@@ -216,10 +258,14 @@ export default {
 
   blockedReason(ctx) {
     if (ctx.legal.some((a) => a.type === "graveyard")) {
-      return "No card in your hand can be played now: lay your hand as a graveyard.";
+      return t("No card in your hand can be played now: lay your hand as a graveyard.");
     }
-    if (ctx.legal.some((a) => a.type === "gift")) return "Choose a card to give, or give nothing.";
+    if (ctx.legal.some((a) => a.type === "gift")) {
+      return t("Choose a card to give, or give nothing.");
+    }
     const active = ctx.view.active;
-    return active ? `This card cannot be played on the ${ctx.cardName(active)}.` : null;
+    return active
+      ? t("This card cannot be played on the {card}.", { card: ctx.cardName(active) })
+      : null;
   },
 };

@@ -3,6 +3,7 @@
 // game playable (the server decides everything) until a dedicated module exists.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { trickEl } from "./pieces.js";
 
 function label(action, ctx) {
@@ -18,11 +19,11 @@ function label(action, ctx) {
 export const genericGame = {
   center(ctx) {
     const v = ctx.view;
-    if (v.trick?.length) return trickEl(ctx, v.trick, { label: "Trick in progress" });
+    if (v.trick?.length) return trickEl(ctx, v.trick, { label: t("Trick in progress") });
     if (v.last_trick?.cards?.length) {
       return trickEl(ctx, v.last_trick.cards, {
         winner: v.last_trick.winner,
-        label: "Completed trick",
+        label: t("Completed trick"),
       });
     }
     return null;

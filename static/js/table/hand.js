@@ -5,6 +5,7 @@
 // to fit the width, in as many even rows as keep each card's corner readable.
 
 import { h, listWords } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const GAP_PX = 6;
 
@@ -41,23 +42,25 @@ export class Hand {
     if (this.game.cardActions) return this.game.cardActions(ctx, code);
     const action = (this.game.cardAction || defaultCardAction)(ctx, code);
     if (!action) return [];
-    const verb = this.game.verb ? this.game.verb(ctx, action) : "Play";
+    const verb = this.game.verb ? this.game.verb(ctx, action) : t("Play");
     return [{ action, label: verb }];
   }
 
   /** Why a card cannot be played — from the view alone (whose turn, the phase's message). */
   blockedReason(ctx, code) {
     const { view } = ctx;
-    if (view.over) return "The match is over.";
+    if (view.over) return t("The match is over.");
     if (ctx.mode !== "live") return "";
     const toAct = view.to_act || [];
     if (!toAct.includes(ctx.me)) {
       return toAct.length
-        ? `Not your turn: waiting for ${listWords(toAct.map((s) => ctx.name(s)))}.`
-        : "Not your turn.";
+        ? t("Not your turn: waiting for {names}.", {
+            names: listWords(toAct.map((s) => ctx.name(s))),
+          })
+        : t("Not your turn.");
     }
     const reason = this.game.blockedReason ? this.game.blockedReason(ctx, code) : null;
-    return reason || "This card is not among your legal plays now.";
+    return reason || t("This card is not among your legal plays now.");
   }
 
   /** The hand, its choice menu (if open) and the keyboard help. */
@@ -81,7 +84,7 @@ export class Hand {
       el.append(this.cardButton(ctx, code, options[index], index === focusable, index));
     });
     if (!hand.length) {
-      el.append(h("p.muted.empty-hand", {}, ctx.view.over ? "" : "No cards in hand."));
+      el.append(h("p.muted.empty-hand", {}, ctx.view.over ? "" : t("No cards in hand.")));
     }
     const menu = this.menu ? this.menuEl(ctx, this.menu, options[hand.indexOf(this.menu)]) : null;
     return h(
@@ -92,7 +95,7 @@ export class Hand {
       h(
         "p.sr-only",
         { id: "hand-help" },
-        "Use the left and right arrow keys to move between cards, Enter to play.",
+        t("Use the left and right arrow keys to move between cards, Enter to play."),
       ),
     );
   }
@@ -112,8 +115,13 @@ export class Hand {
     card.tabIndex = focusable ? 0 : -1;
     let label;
     if (!playable) label = `${name}. ${reason}`;
-    else if (choices.length === 1) label = `${choices[0].label} the ${name}`;
-    else label = `${name}: ${choices.map((c) => c.label).join(", ")}. Press Enter to choose.`;
+    else if (choices.length === 1)
+      label = t("{verb} the {card}", { verb: choices[0].label, card: name });
+    else
+      label = t("{card}: {choices}. Press Enter to choose.", {
+        card: name,
+        choices: choices.map((c) => c.label).join(", "),
+      });
     if (note) label += ` ${note}`;
     // The button is named by its own text (the face is a hidden picture), so what a screen
     // reader says and what speech control hears are the same words.
@@ -153,7 +161,7 @@ export class Hand {
       "div.choice-menu",
       {
         role: "group",
-        "aria-label": `Ways to play the ${ctx.cardName(code)}`,
+        "aria-label": t("Ways to play the {card}", { card: ctx.cardName(code) }),
         onkeydown: (event) => {
           if (event.key === "Escape") {
             event.preventDefault();
@@ -165,7 +173,7 @@ export class Hand {
         "span.choice-title",
         {},
         ctx.card(code, { className: "small" }),
-        h("span", {}, `The ${ctx.cardName(code)}:`),
+        h("span", {}, t("The {card}:", { card: ctx.cardName(code) })),
       ),
       choices.map((choice, i) =>
         h(
@@ -186,7 +194,7 @@ export class Hand {
       h(
         "button.btn.ghost.small",
         { type: "button", "data-key": "menu:cancel", onclick: () => this.closeMenu() },
-        "Cancel",
+        t("Cancel"),
       ),
     );
   }

@@ -8,18 +8,18 @@
 // and shown as a collapsible panel in the side column.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { nameSeats } from "./context.js";
 
 const KEPT = 40;
 
 /** The event's account with names for "Seat n": the mover's at the time, others' now. */
 function accountOf(ctx, event) {
   const mover = event.name || ctx.name(event.seat);
-  const text = String(event.text).replace(/\bSeat (\d+)\b/g, (_m, n) =>
-    Number(n) - 1 === event.seat ? mover : ctx.name(Number(n) - 1),
-  );
-  return event.played_by === "clock"
-    ? `${text} (${mover}'s time ran out: the clock played this move.)`
-    : text;
+  const text = nameSeats(event.text, (seat) => (seat === event.seat ? mover : ctx.name(seat)));
+  if (event.played_by !== "clock") return text;
+  const clock = t("({name}'s time ran out: the clock played this move.)", { name: mover });
+  return `${text} ${clock}`;
 }
 
 export class PlayLog {
@@ -61,8 +61,8 @@ export class PlayLog {
       "p.clock-played",
       { class: mine ? "mine" : "", dataset: { seat: String(played.seat) } },
       mine
-        ? "Your time ran out: the clock played your last move for you."
-        : `${played.name}'s time ran out: the clock played their last move.`,
+        ? t("Your time ran out: the clock played your last move for you.")
+        : t("{name}'s time ran out: the clock played their last move.", { name: played.name }),
     );
   }
 
@@ -71,11 +71,11 @@ export class PlayLog {
     return h(
       "details.panel.log",
       { open: window.innerWidth > 900 },
-      h("summary", {}, "Play log"),
+      h("summary", {}, t("Play log")),
       h(
         "ol.log-list",
         // Scrollable, so reachable by keyboard; newest first, numbered by move.
-        { reversed: true, tabindex: "0", "aria-label": "Moves, newest first" },
+        { reversed: true, tabindex: "0", "aria-label": t("Moves, newest first") },
         this.entries.map((entry) => h("li", { value: String(entry.version) }, entry.text)),
       ),
     );

@@ -4,6 +4,7 @@
 // is not given again when the table is drawn again, only when a new turn runs low.
 
 import { announce } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { playSound } from "./sounds.js";
 
 export const LOW_TIME_SECONDS = 10;
@@ -16,5 +17,5 @@ export function watchLowTime(el, left) {
   if (!low || warnedFor === el.dataset.deadline) return;
   warnedFor = el.dataset.deadline;
   playSound("low-time");
-  announce(`Under ${LOW_TIME_SECONDS} seconds left for your move.`, true);
+  announce(t("Under {seconds} seconds left for your move.", { seconds: LOW_TIME_SECONDS }), true);
 }

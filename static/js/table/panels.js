@@ -4,7 +4,8 @@
 // options, the rules, and a link for spectators).
 // The play log's panel is in log.js; a game's own summaries come from its module.
 
-import { h, listWords, plural } from "../lib/dom.js";
+import { h, listWords } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { LEFT_NOTE, signed } from "../lib/matches.js";
 import { errorSlot } from "./errors.js";
 import { rematchControls } from "./rematch.js";
@@ -24,15 +25,19 @@ export function result(ctx, { onRematch, ratings, userId } = {}) {
   const iWon = winners.includes(ctx.me);
   const buttons = ctx.mode === "live" ? afterTheMatch(ctx, room, onRematch, userId) : [];
   const names = listWords(winners.map((s) => ctx.who(s)));
-  const verb = winners.length === 1 && !iWon ? "wins" : "win";
+  let heading = t("Match over");
+  if (iWon) {
+    heading =
+      winners.length === 1
+        ? t("You win — well played!")
+        : t("{names} win — well played!", { names });
+  } else if (winners.length) {
+    heading = winners.length === 1 ? t("{names} wins!", { names }) : t("{names} win!", { names });
+  }
   return h(
     "section.panel.result",
     { "aria-labelledby": "result-title", class: iWon ? "won" : "" },
-    h(
-      "h2",
-      { id: "result-title" },
-      winners.length ? `${names} ${verb}${iWon ? " — well played!" : "!"}` : "Match over",
-    ),
+    h("h2", { id: "result-title" }, heading),
     h(
       "ol.final-scores",
       {},
@@ -60,7 +65,7 @@ function ratingList(ctx, ratings) {
   return h(
     "div.rating-changes",
     {},
-    h("h3", {}, "Ratings"),
+    h("h3", {}, t("Ratings")),
     h(
       "ul",
       {},
@@ -82,9 +87,9 @@ function ratingList(ctx, ratings) {
 function afterTheMatch(ctx, room, onRematch, userId) {
   const buttons = rematchControls(ctx, { answer: onRematch, userId });
   if (room?.match_id) {
-    buttons.push(h("a.btn", { href: `/matches/${room.match_id}` }, "Review the match"));
+    buttons.push(h("a.btn", { href: `/matches/${room.match_id}` }, t("Review the match")));
   }
-  buttons.push(h("a.btn.ghost", { href: "/" }, "New table"));
+  buttons.push(h("a.btn.ghost", { href: "/" }, t("New table")));
   return buttons;
 }
 
@@ -93,8 +98,8 @@ export function lastTrick(ctx) {
   if (!info?.cards?.length) return null;
   return h(
     "section.panel.last-trick",
-    { "aria-label": "Last trick" },
-    h("h2", {}, "Last trick"),
+    { "aria-label": t("Last trick") },
+    h("h2", {}, t("Last trick")),
     h(
       "div.mini-trick",
       {},
@@ -111,7 +116,7 @@ export function lastTrick(ctx) {
       "p",
       {},
       h("strong", {}, ctx.name(info.winner)),
-      ` took it for ${plural(info.points ?? 0, "point")}.`,
+      tn(" took it for {n} point.", " took it for {n} points.", info.points ?? 0),
     ),
   );
 }
@@ -125,8 +130,8 @@ export function about(ctx) {
   const watchUrl = `${location.origin}/rooms/${room.id}/watch`;
   return h(
     "section.panel.table-about",
-    { "aria-label": "About this table" },
-    h("h2", {}, "This table"),
+    { "aria-label": t("About this table") },
+    h("h2", {}, t("This table")),
     options.length ? h("p.small", {}, options.join(" · ")) : null,
     h(
       "p.small",
@@ -134,7 +139,7 @@ export function about(ctx) {
       h(
         "a",
         { href: `/rules/${room.game}`, target: "_blank", rel: "noopener" },
-        `Rules of ${room.title}`,
+        t("Rules of {game}", { game: room.title }),
       ),
     ),
     ctx.mode === "live" ? watchLink(room, watchUrl) : null,
@@ -152,17 +157,23 @@ function watchLink(room, watchUrl) {
     const button = event.currentTarget;
     try {
       await navigator.clipboard.writeText(watchUrl);
-      button.textContent = "Copied";
+      button.textContent = t("Copied");
     } catch {
       input.select();
-      button.textContent = "Press Ctrl+C";
+      button.textContent = t("Press Ctrl+C");
     }
   };
   return h(
     "div.small",
     {},
-    h("label.label", { for: "watch-url" }, "Link for spectators"),
-    h("div.row", {}, input, h("button.btn.small", { type: "button", onclick: copy }, "Copy")),
-    room.watchers ? h("p.muted", {}, `${room.watchers} connected to this table`) : null,
+    h("label.label", { for: "watch-url" }, t("Link for spectators")),
+    h("div.row", {}, input, h("button.btn.small", { type: "button", onclick: copy }, t("Copy"))),
+    room.watchers
+      ? h(
+          "p.muted",
+          {},
+          tn("{n} connected to this table", "{n} connected to this table", room.watchers),
+        )
+      : null,
   );
 }

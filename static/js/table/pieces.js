@@ -4,13 +4,14 @@
 // an action on it.
 
 import { backsEl } from "../lib/cards.js";
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 
 /** The cards of a trick, each labelled with who played it, placed for animation. */
 export function trickEl(
   ctx,
   cards,
-  { winner = null, label = "Trick", caption = null, pastDeal = false } = {},
+  { winner = null, label = t("Trick"), caption = null, pastDeal = false } = {},
 ) {
   return h(
     "div.trick",
@@ -21,7 +22,12 @@ export function trickEl(
         "figure.trick-card",
         { dataset: { fromSeat: String(seat) }, class: seat === winner ? "won" : "" },
         ctx.card(card),
-        h("figcaption", {}, ctx.name(seat), seat === winner ? h("span.crown", {}, " ★ won") : null),
+        h(
+          "figcaption",
+          {},
+          ctx.name(seat),
+          seat === winner ? h("span.crown", {}, t(" ★ won")) : null,
+        ),
       ),
     ),
     caption ? h("p.trick-caption", {}, caption) : null,
@@ -50,11 +56,12 @@ export function trickAccount(ctx) {
 
 /** A face-down pile with its count: the stock, a dump, a discard pile. */
 export function pileEl(name, count, { label, onclick, key } = {}) {
-  const text = label || `${name}: ${plural(count, "card")}`;
+  const text =
+    label || t("{pile}: {cards}", { pile: name, cards: tn("{n} card", "{n} cards", count) });
   const inner =
     count > 0
       ? backsEl(Math.min(count, 3), { max: 3, label: text })
-      : h("span.empty-pile", {}, "empty");
+      : h("span.empty-pile", {}, t("empty"));
   const attrs = { dataset: { pile: key || name }, "aria-label": text };
   const caption = h("span.pile-label", {}, name, h("span.pile-count", {}, ` ${count}`));
   if (onclick) {

@@ -6,7 +6,8 @@
 // absence grace. Everyone but you sits clockwise from your left.
 
 import { backsEl } from "../lib/cards.js";
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tc, tn } from "../lib/i18n.js";
 import { clockEl, whenReady } from "./clocks.js";
 import { isThinking, thinkingSign } from "./thinking.js";
 
@@ -26,11 +27,12 @@ export function plates(ctx, parts) {
 function status(ctx, seat, holder, toAct) {
   const { view } = ctx;
   const words = [];
-  if (toAct && !view.over) words.push("to play");
-  if (view.dealer === seat) words.push("dealer");
-  if (holder?.bot) words.push(isThinking(ctx, seat) ? "computer, thinking" : "computer");
-  if (holder?.stand_in_for) words.push(`playing for ${holder.stand_in_for.name}`);
-  else if (holder && ctx.mode === "live" && !holder.connected) words.push("away");
+  if (toAct && !view.over) words.push(t("to play"));
+  if (view.dealer === seat) words.push(t("dealer"));
+  if (holder?.bot) words.push(isThinking(ctx, seat) ? t("computer, thinking") : t("computer"));
+  if (holder?.stand_in_for) {
+    words.push(t("playing for {name}", { name: holder.stand_in_for.name }));
+  } else if (holder && ctx.mode === "live" && !holder.connected) words.push(t("away"));
   return words;
 }
 
@@ -47,13 +49,17 @@ function badges(ctx, holder) {
     return [
       h(
         "span.badge.computer",
-        { title: standIn ? `A computer plays for ${standIn.name}` : "A computer player" },
-        standIn ? `computer for ${standIn.name}` : "computer",
+        {
+          title: standIn
+            ? t("A computer plays for {name}", { name: standIn.name })
+            : t("A computer player"),
+        },
+        standIn ? t("computer for {name}", { name: standIn.name }) : t("computer"),
       ),
     ];
   }
   if (ctx.mode === "live" && !holder.connected) {
-    return [h("span.badge.away", { title: "Not connected to this table" }, "away")];
+    return [h("span.badge.away", { title: t("Not connected to this table") }, t("away"))];
   }
   return [];
 }
@@ -68,8 +74,15 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
   const score = view.scores?.[seat] ?? 0;
   const shownHand = ctx.hands?.[seat];
   const facts = status(ctx, seat, holder, toAct);
-  const you = seat === ctx.me ? " (you)" : "";
-  const label = `${ctx.name(seat)}${you}: ${plural(size, "card")} in hand, ${score} ${ctx.unitFor(score)}${facts.length ? `, ${facts.join(", ")}` : ""}`;
+  const you = seat === ctx.me ? t(" (you)") : "";
+  const cards = tn("{n} card", "{n} cards", size);
+  const holding = t("{player}: {cards} in hand, {score} {unit}", {
+    player: `${ctx.name(seat)}${you}`,
+    cards,
+    score,
+    unit: ctx.unitFor(score),
+  });
+  const label = `${holding}${facts.length ? `, ${facts.join(", ")}` : ""}`;
   return h(
     "div.plate",
     {
@@ -91,11 +104,13 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
         ctx.name(seat).slice(0, 1),
       ),
       h("span.plate-name", {}, ctx.name(seat), you ? h("span.muted", {}, you) : null),
-      view.dealer === seat ? h("span.dealer-chip", { title: "Dealer" }, "D") : null,
+      view.dealer === seat
+        ? h("span.dealer-chip", { title: t("Dealer") }, tc("dealer chip", "D"))
+        : null,
       holder && live && !holder.bot
         ? h("span.presence", {
             class: holder.connected ? "on" : "off",
-            title: holder.connected ? "Connected" : "Away",
+            title: holder.connected ? t("Connected") : t("Away"),
           })
         : null,
     ),
@@ -103,7 +118,7 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
     shownHand
       ? h(
           "div.open-hand",
-          { role: "group", "aria-label": `${ctx.name(seat)}'s hand` },
+          { role: "group", "aria-label": t("{name}'s hand", { name: ctx.name(seat) }) },
           shownHand.map((code) => ctx.card(code, { className: "small" })),
         )
       : h(
@@ -122,7 +137,7 @@ export function plate(ctx, seat, parts, { listed = true } = {}) {
       ),
       parts.seatExtras ? parts.seatExtras(ctx, seat) : null,
       toAct && !view.over
-        ? h("span.turn-chip", {}, seat === ctx.me ? "Your turn" : "To play")
+        ? h("span.turn-chip", {}, seat === ctx.me ? t("Your turn") : t("To play"))
         : null,
       clockEl(ctx, seat),
       thinkingSign(ctx, seat),
@@ -146,7 +161,7 @@ function replaceButton(ctx, seat, holder, replace, claim) {
     "data-key": `replace:${seat}`,
     onclick: () => replace(seat),
   });
-  const label = `Let a computer play for ${ctx.name(seat)}`;
+  const label = t("Let a computer play for {name}", { name: ctx.name(seat) });
   return whenReady(button, Number.isFinite(awaySince) ? awaySince + graceMs : 0, label);
 }
 
@@ -168,7 +183,7 @@ function deadlineButtons(ctx, seat, holder, replace, claim) {
   return h(
     "span.deadline-actions",
     {},
-    whenReady(computer, readyAt, `Let a computer play for ${name}`),
-    claiming ? whenReady(claiming, readyAt, `Claim the match from ${name}`) : null,
+    whenReady(computer, readyAt, t("Let a computer play for {name}", { name })),
+    claiming ? whenReady(claiming, readyAt, t("Claim the match from {name}", { name })) : null,
   );
 }

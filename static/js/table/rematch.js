@@ -6,6 +6,7 @@
 // there. A rematch table opened otherwise (`rematch_id` without a started offer) is a link.
 
 import { h, listWords } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** The seat whose person `userId` is (theirs, or the one a computer plays for them). */
 function voterSeat(room, userId) {
@@ -32,14 +33,14 @@ export function rematchControls(ctx, { answer, userId } = {}) {
   if (room?.status !== "finished") return [];
   const offer = room.rematch_offer;
   if (offer?.started) {
-    return [h("p.rematch-offer", { role: "status" }, "Everyone accepted: the rematch starts.")];
+    return [h("p.rematch-offer", { role: "status" }, t("Everyone accepted: the rematch starts."))];
   }
   if (room.rematch_id) {
     return [
       h(
         "a.btn.primary",
         { href: `/rooms/${room.rematch_id}`, "data-key": "go-rematch" },
-        "Go to the rematch",
+        t("Go to the rematch"),
       ),
     ];
   }
@@ -57,21 +58,30 @@ export function rematchControls(ctx, { answer, userId } = {}) {
     const waiting = Array.from({ length: ctx.seats }, (_, s) => s).filter(
       (s) => !offer.accepted.includes(s),
     );
-    const by = offer.by === me ? "You propose" : `${personName(ctx, offer.by)} proposes`;
-    const others = waiting.map((s) => (s === me ? "you" : personName(ctx, s)));
-    words = `${by} a rematch; waiting for ${listWords(others)}.`;
+    const others = listWords(waiting.map((s) => (s === me ? t("you") : personName(ctx, s))));
+    words =
+      offer.by === me
+        ? t("You propose a rematch; waiting for {names}.", { names: others })
+        : t("{name} proposes a rematch; waiting for {names}.", {
+            name: personName(ctx, offer.by),
+            names: others,
+          });
     if (me !== null && offer.accepted.includes(me)) {
-      buttons.push(button("rematch-withdraw", "Withdraw", false, ".ghost"));
+      buttons.push(button("rematch-withdraw", t("Withdraw"), false, ".ghost"));
     } else if (me !== null) {
-      buttons.push(button("rematch-accept", "Accept the rematch", true, ".primary"));
-      buttons.push(button("rematch-decline", "Decline", false));
+      buttons.push(button("rematch-accept", t("Accept the rematch"), true, ".primary"));
+      buttons.push(button("rematch-decline", t("Decline"), false));
     }
   } else {
     if (offer) {
-      const who = offer.declined === me ? "You" : personName(ctx, offer.declined);
-      words = `${who} declined the rematch.`;
+      words =
+        offer.declined === me
+          ? t("You declined the rematch.")
+          : t("{name} declined the rematch.", { name: personName(ctx, offer.declined) });
     }
-    if (me !== null) buttons.push(button("rematch-propose", "Propose a rematch", true, ".primary"));
+    if (me !== null) {
+      buttons.push(button("rematch-propose", t("Propose a rematch"), true, ".primary"));
+    }
   }
   return [h("p.rematch-offer", { role: "status" }, words), ...buttons];
 }

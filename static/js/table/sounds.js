@@ -7,6 +7,7 @@
 // event on the document (its name in `detail`), where a test can hear what the page played.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const KEY = "parlour-sound";
 
@@ -114,14 +115,14 @@ export function soundToggle() {
       type: "button",
       "data-key": "sound",
       "aria-pressed": String(soundOn()),
-      title: "Sounds: moves, your turn, low time",
+      title: t("Sounds: moves, your turn, low time"),
       onclick: () => {
         setSound(!soundOn());
         button.setAttribute("aria-pressed", String(soundOn()));
       },
     },
     h("span.sound-icon", { "aria-hidden": "true" }),
-    h("span.tool-label", {}, "Sound"),
+    h("span.tool-label", {}, t("Sound")),
   );
   return button;
 }

@@ -21,6 +21,7 @@
 //   walkthrough.js    the first-match walkthrough, and the button that opens it again
 
 import { announce, gameFacts, h, reducedMotion } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { animateChanges, snapshot } from "./animation.js";
 import { announceChanges } from "./announcements.js";
 import { bar, turnBanner } from "./bar.js";
@@ -134,7 +135,7 @@ export class Table {
     if (sent === false) {
       this.pendingSlot = null;
       this.root.classList.remove("pending");
-      this.showError("You are offline; the move was not sent. Reconnecting…", slot);
+      this.showError(t("You are offline; the move was not sent. Reconnecting…"), slot);
     }
   }
 
@@ -232,7 +233,7 @@ export class Table {
         {},
         h(
           "div.opponents",
-          { role: "list", "aria-label": "Players" },
+          { role: "list", "aria-label": t("Players") },
           plates(ctx, this.plateParts()),
         ),
         h(
@@ -273,15 +274,19 @@ export class Table {
     const seat = (ctx.room?.seats || []).find((s) => userId && s.stand_in_for?.user_id === userId);
     if (!seat || ctx.room.status !== "playing" || !this.options.onReclaim) return null;
     const ranOut = (ctx.frame.clocks?.[seat.seat]?.timeouts ?? 0) >= 2;
-    const why = ranOut ? "Your time ran out twice" : "You were away";
+    const words = ranOut
+      ? t("Your time ran out twice, so a computer ({name}) is playing your seat.", {
+          name: seat.name,
+        })
+      : t("You were away, so a computer ({name}) is playing your seat.", { name: seat.name });
     return h(
       "div.reclaim",
-      { role: "group", "aria-label": "Your seat" },
-      h("p", {}, `${why}, so a computer (${seat.name}) is playing your seat.`),
+      { role: "group", "aria-label": t("Your seat") },
+      h("p", {}, words),
       h(
         "button.btn.primary",
         { type: "button", "data-key": "reclaim", onclick: () => this.options.onReclaim() },
-        "Take back my seat",
+        t("Take back my seat"),
       ),
       errorSlot("reclaim"),
     );
@@ -309,7 +314,7 @@ export class Table {
           h(
             "p.muted",
             {},
-            "You are watching. Hands stay hidden; you see what every player sees on the table.",
+            t("You are watching. Hands stay hidden; you see what every player sees on the table."),
           ),
       );
     }
@@ -326,12 +331,12 @@ export class Table {
         actions
           ? h(
               "div.actions",
-              { role: "group", "aria-label": "Actions" },
+              { role: "group", "aria-label": t("Actions") },
               actions,
               errorSlot("actions"),
             )
           : null,
-        h("h2.sr-only", { id: "hand-title" }, "Your hand"),
+        h("h2.sr-only", { id: "hand-title" }, t("Your hand")),
         this.hand.element(ctx),
         errorSlot("hand"),
       ),

@@ -3,6 +3,7 @@
 // "thinking…" until the computer moves. Drawn with each frame, so it goes when the move comes.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** Whether `seat` is a computer the live table is waiting for now. */
 export function isThinking(ctx, seat) {
@@ -23,7 +24,7 @@ export function thinkingSign(ctx, seat) {
   return h(
     "span.thinking",
     { dataset: { seat: String(seat) } },
-    "thinking",
+    t("thinking"),
     h("span.thinking-dots", { "aria-hidden": "true" }, h("i"), h("i"), h("i")),
   );
 }

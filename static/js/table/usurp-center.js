@@ -5,24 +5,33 @@
 // hand just ended (the Downcards turned at its end), as the view gives it. Also the words for
 // the Order and the kinds of play, which usurp.js shares.
 
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { pileEl } from "./pieces.js";
 
 export const ORDER_TEXT = {
-  regal: "Regal — high cards win (the 2 beats the Ace)",
-  common: "Common — low cards win (the Ace beats the 2)",
+  regal: t("Regal — high cards win (the 2 beats the Ace)"),
+  common: t("Common — low cards win (the Ace beats the 2)"),
 };
 export const KIND_LABEL = {
-  score: "Score",
-  usurp: "Usurp",
-  sluff: "Sluff Off",
-  uprise: "Uprise (face down)",
-  free_play: "Free play",
+  score: t("Score"),
+  usurp: t("Usurp"),
+  sluff: t("Sluff Off"),
+  uprise: t("Uprise (face down)"),
+  free_play: t("Free play"),
+};
+// The server's words for the Orders and the point tables, as the page names them.
+const TITLES = {
+  regal: t("Regal"),
+  common: t("Common"),
+  standard: t("Standard"),
+  alternative: t("Alternative"),
 };
 
 /** "regal" → "Regal" */
 export function title(word) {
-  return word ? word[0].toUpperCase() + word.slice(1) : "";
+  if (!word) return "";
+  return TITLES[word] || word[0].toUpperCase() + word.slice(1);
 }
 
 /** The centre of the table for this frame. */
@@ -35,7 +44,11 @@ export function usurpCenter(ctx) {
       dataset: { watch: "order", value: v.order || "" },
       role: "status",
     },
-    h("strong", {}, v.order ? `Order: ${title(v.order)}` : "Order not declared yet"),
+    h(
+      "strong",
+      {},
+      v.order ? t("Order: {order}", { order: title(v.order) }) : t("Order not declared yet"),
+    ),
     v.order ? h("span.small", {}, ORDER_TEXT[v.order]) : null,
   );
   const upcard = v.upcard
@@ -43,7 +56,10 @@ export function usurpCenter(ctx) {
         "div.pile.upcard",
         {
           role: "group",
-          "aria-label": `Upcard: ${ctx.cardName(v.upcard)}, worth ${v.upcard_value}`,
+          "aria-label": t("Upcard: {card}, worth {value}", {
+            card: ctx.cardName(v.upcard),
+            value: v.upcard_value,
+          }),
         },
         h(
           "div.upcard-stack",
@@ -53,34 +69,40 @@ export function usurpCenter(ctx) {
             ? h(
                 "div.downcard-across",
                 {
-                  "aria-label": `${ctx.name(v.pending_downcard.seat)}'s Downcard, face down across the Upcard`,
+                  "aria-label": t("{name}'s Downcard, face down across the Upcard", {
+                    name: ctx.name(v.pending_downcard.seat),
+                  }),
                 },
                 v.pending_downcard.card
                   ? ctx.card(v.pending_downcard.card, {
                       className: "face-down-own",
-                      label: `your Downcard: ${ctx.cardName(v.pending_downcard.card)}`,
+                      label: t("your Downcard: {card}", {
+                        card: ctx.cardName(v.pending_downcard.card),
+                      }),
                     })
-                  : ctx.card("", { back: true, label: "a Downcard, face down" }),
+                  : ctx.card("", { back: true, label: t("a Downcard, face down") }),
               )
             : null,
         ),
-        h("span.pile-label", {}, `Upcard · worth ${v.upcard_value}`),
+        h("span.pile-label", {}, t("Upcard · worth {value}", { value: v.upcard_value })),
       )
     : null;
   const piles = h(
     "div.piles",
     {},
-    pileEl("Stock", v.stock_size ?? 0, { key: "stock" }),
+    pileEl(t("Stock"), v.stock_size ?? 0, { key: "stock" }),
     upcard,
     h(
       "div.pile",
       {
         role: "group",
-        "aria-label": `Discard: ${plural(v.discard_size ?? 0, "card")}`,
+        "aria-label": t("Discard: {cards}", {
+          cards: tn("{n} card", "{n} cards", v.discard_size ?? 0),
+        }),
         dataset: { watch: "discard", value: String(v.discard_size ?? 0) },
       },
       h("span.dump-count", {}, String(v.discard_size ?? 0)),
-      h("span.pile-label", {}, "Discard"),
+      h("span.pile-label", {}, t("Discard")),
     ),
   );
   const parts = [order, piles];
@@ -95,7 +117,17 @@ export function usurpCenter(ctx) {
         h(
           "span",
           {},
-          `Challenged! ${ctx.name(last.seat === undefined ? null : 1 - last.seat)}'s Downcard was the ${ctx.cardName(last.card)}, played as ${KIND_LABEL[last.played_as] || last.played_as}${last.reneg ? " — a Reneg" : ""}.`,
+          last.reneg
+            ? t("Challenged! {name}'s Downcard was the {card}, played as {kind} — a Reneg.", {
+                name: ctx.name(last.seat === undefined ? null : 1 - last.seat),
+                card: ctx.cardName(last.card),
+                kind: KIND_LABEL[last.played_as] || last.played_as,
+              })
+            : t("Challenged! {name}'s Downcard was the {card}, played as {kind}.", {
+                name: ctx.name(last.seat === undefined ? null : 1 - last.seat),
+                card: ctx.cardName(last.card),
+                kind: KIND_LABEL[last.played_as] || last.played_as,
+              }),
         ),
       ),
     );
@@ -107,8 +139,11 @@ export function usurpCenter(ctx) {
         "p.callout",
         { role: "status" },
         riser === ctx.me
-          ? "You rose up face down. Your opponent chooses: Give In or Challenge."
-          : `${ctx.name(riser)} rose up face down: Give In (they score ${v.upcard_value}) or Challenge (the card is turned; the scorer also gets ${v.challenge_bonus}).`,
+          ? t("You rose up face down. Your opponent chooses: Give In or Challenge.")
+          : t(
+              "{name} rose up face down: Give In (they score {value}) or Challenge (the card is turned; the scorer also gets {bonus}).",
+              { name: ctx.name(riser), value: v.upcard_value, bonus: v.challenge_bonus },
+            ),
       ),
     );
   }
@@ -117,7 +152,14 @@ export function usurpCenter(ctx) {
       h(
         "p.callout",
         {},
-        `${ctx.who(v.free_play.seat)} ${v.free_play.seat === ctx.me ? "have" : "has"} the free play: any card, scoring ${v.free_play.value}.`,
+        v.free_play.seat === ctx.me
+          ? t("You have the free play: any card, scoring {value}.", {
+              value: v.free_play.value,
+            })
+          : t("{name} has the free play: any card, scoring {value}.", {
+              name: ctx.name(v.free_play.seat),
+              value: v.free_play.value,
+            }),
       ),
     );
   }
@@ -125,8 +167,8 @@ export function usurpCenter(ctx) {
     parts.push(
       h(
         "div.downcards",
-        { "aria-label": "Downcards on the Discard" },
-        h("span.small", {}, "Downcards given in: "),
+        { "aria-label": t("Downcards on the Discard") },
+        h("span.small", {}, t("Downcards given in: ")),
         v.downcards.map((d) =>
           h(
             "figure.mini-card",
@@ -134,12 +176,12 @@ export function usurpCenter(ctx) {
             d.card
               ? ctx.card(d.card, {
                   className: "small face-down-own",
-                  label: `your Downcard: ${ctx.cardName(d.card)}`,
+                  label: t("your Downcard: {card}", { card: ctx.cardName(d.card) }),
                 })
               : ctx.card("", {
                   back: true,
                   className: "small",
-                  label: `${ctx.name(d.seat)}'s Downcard`,
+                  label: t("{name}'s Downcard", { name: ctx.name(d.seat) }),
                 }),
             h("figcaption", {}, ctx.name(d.seat)),
           ),
@@ -151,8 +193,8 @@ export function usurpCenter(ctx) {
     parts.push(
       h(
         "div.reveal-pile",
-        { "aria-label": "Reveal pile" },
-        h("span.small", {}, `Reveal pile (${v.reveal_pile.length}): `),
+        { "aria-label": t("Reveal pile") },
+        h("span.small", {}, t("Reveal pile ({count}): ", { count: v.reveal_pile.length })),
         v.reveal_pile.slice(-8).map((c) => ctx.card(c, { className: "small" })),
       ),
     );
@@ -179,8 +221,8 @@ function handSummary(ctx, summary) {
   const totals = summary.hand_points.map((p, s) => `${ctx.name(s)} ${p}`).join(", ");
   const point =
     summary.winner === null || summary.winner === undefined
-      ? "tied, no Game Point"
-      : `Game Point to ${ctx.name(summary.winner)}`;
+      ? t("tied, no Game Point")
+      : t("Game Point to {name}", { name: ctx.name(summary.winner) });
   // Open on a wide screen; folded to its first line on a phone, where its Downcards would
   // stand between the Upcard and your hand for the whole next hand. Opening or folding it
   // holds for that hand.
@@ -190,21 +232,34 @@ function handSummary(ctx, summary) {
     "details.callout.hand-summary",
     {
       open,
-      "aria-label": `Hand ${summary.hand} summary`,
+      "aria-label": t("Hand {number} summary", { number: summary.hand }),
       dataset: { pastDeal: String(summary.hand) },
       ontoggle: (event) => {
         shown.hand = summary.hand;
         shown.open = event.target.open;
       },
     },
-    h("summary", {}, h("strong", {}, `Hand ${summary.hand} ended: ${totals} (${point}).`)),
+    h(
+      "summary",
+      {},
+      h(
+        "strong",
+        {},
+        t("Hand {number} ended: {totals} ({point}).", {
+          number: summary.hand,
+          totals,
+          point,
+        }),
+      ),
+    ),
     turned.length
       ? h(
           "div.downcards",
-          { "aria-label": "Downcards turned at the end of the hand" },
-          h("span.small", {}, "Downcards turned at its end: "),
+          { "aria-label": t("Downcards turned at the end of the hand") },
+          h("span.small", {}, t("Downcards turned at its end: ")),
           turned.map((d) => {
             const gave = scoredText(ctx, d.scored);
+            const reneg = t("Reneg");
             return h(
               "figure.mini-card",
               { class: d.reneg ? "reneg" : "", dataset: { seat: String(d.seat) } },
@@ -212,11 +267,11 @@ function handSummary(ctx, summary) {
               h(
                 "figcaption",
                 {},
-                `${ctx.name(d.seat)}${d.reneg ? ` · Reneg${gave ? `: ${gave}` : ""}` : ""}`,
+                `${ctx.name(d.seat)}${d.reneg ? ` · ${reneg}${gave ? `: ${gave}` : ""}` : ""}`,
               ),
             );
           }),
         )
-      : h("span.small", {}, "No Downcards were left to turn."),
+      : h("span.small", {}, t("No Downcards were left to turn.")),
   );
 }

@@ -7,37 +7,47 @@
 // (the Upcard, the Order, Downcards, the reveal) is drawn by usurp-center.js.
 
 import { parseCard } from "../lib/cards.js";
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { KIND_LABEL, title, usurpCenter } from "./usurp-center.js";
 
 function choiceLabel(action, order) {
   if (action.type === "usurp") {
-    const keep = action.order === order;
-    return `Usurp, ${keep ? "keep" : "switch to"} ${title(action.order)}`;
+    const params = { order: title(action.order) };
+    return action.order === order
+      ? t("Usurp, keep {order}", params)
+      : t("Usurp, switch to {order}", params);
   }
   return KIND_LABEL[action.type] || action.type;
 }
 
 export default {
   art: "KS", // the card that pictures the game on the home page, in its own pack
-  scoreUnit: "Game Points",
+  unitFor: (n) => tn("Game Point", "Game Points", n),
 
-  progressLabel: "Hand Points progression",
+  progressLabel: t("Hand Points progression"),
   progress: (view) => view.hand_points || [],
 
   info(ctx) {
     const v = ctx.view;
     return [
-      ["Hand", `${v.hand_number ?? 1} of ${v.max_hands ?? 15}`],
-      ["Order", v.order ? title(v.order) : "not declared"],
-      ["Game Points to win", String(v.game_points_to_win ?? "")],
-      ["Point table", title(v.points_table || "standard")],
+      [
+        t("Hand"),
+        t("{number} of {count}", { number: v.hand_number ?? 1, count: v.max_hands ?? 15 }),
+      ],
+      [t("Order"), v.order ? title(v.order) : t("not declared")],
+      [t("Game Points to win"), String(v.game_points_to_win ?? "")],
+      [t("Point table"), title(v.points_table || "standard")],
     ];
   },
 
   seatExtras(ctx, seat) {
     const v = ctx.view;
-    return h("span.extra", {}, `${plural(v.hand_points?.[seat] ?? 0, "Hand Point")} this hand`);
+    return h(
+      "span.extra",
+      {},
+      tn("{n} Hand Point this hand", "{n} Hand Points this hand", v.hand_points?.[seat] ?? 0),
+    );
   },
 
   center: usurpCenter,
@@ -61,12 +71,13 @@ export default {
     const b = parseCard(up);
     const relation =
       a.suit === b.suit
-        ? "Same suit as the Upcard."
+        ? t("Same suit as the Upcard.")
         : a.rank === b.rank
-          ? "Same rank as the Upcard."
-          : "Neither the Upcard's suit nor its rank.";
+          ? t("Same rank as the Upcard.")
+          : t("Neither the Upcard's suit nor its rank.");
     if (!choices.length) return relation;
-    return `${relation} Offered: ${choices.map((c) => c.label).join(", ")}.`;
+    const offered = t("Offered: {choices}.", { choices: choices.map((c) => c.label).join(", ") });
+    return `${relation} ${offered}`;
   },
 
   actions(ctx) {
@@ -83,7 +94,9 @@ export default {
               dataset: { kind: `order-${action.order}`, help: "order" },
               onclick: () => ctx.act(action, "actions"),
             },
-            `${title(action.order)} (${action.order === "regal" ? "high wins" : "low wins"})`,
+            action.order === "regal"
+              ? t("{order} (high wins)", { order: title(action.order) })
+              : t("{order} (low wins)", { order: title(action.order) }),
           ),
         );
       } else if (action.type === "give_in") {
@@ -96,7 +109,7 @@ export default {
               dataset: { kind: "give_in", help: "give_in" },
               onclick: () => ctx.act(action, "actions"),
             },
-            "Give In",
+            t("Give In"),
           ),
         );
       } else if (action.type === "challenge") {
@@ -109,7 +122,7 @@ export default {
               dataset: { kind: "challenge", help: "challenge" },
               onclick: () => ctx.act(action, "actions"),
             },
-            "Challenge",
+            t("Challenge"),
           ),
         );
       }
@@ -119,9 +132,9 @@ export default {
 
   blockedReason(ctx) {
     const types = new Set(ctx.legal.map((a) => a.type));
-    if (types.has("order")) return "First declare the Order: Regal or Common.";
+    if (types.has("order")) return t("First declare the Order: Regal or Common.");
     if (types.has("give_in") || types.has("challenge"))
-      return "First answer the Uprising: Give In or Challenge.";
+      return t("First answer the Uprising: Give In or Challenge.");
     return null;
   },
 
@@ -130,8 +143,8 @@ export default {
     if (!hands.length) return null;
     return h(
       "section.panel.summary",
-      { "aria-label": "Hands played" },
-      h("h2", {}, "Hands played"),
+      { "aria-label": t("Hands played") },
+      h("h2", {}, t("Hands played")),
       h(
         "table.hands-table",
         {},
@@ -141,9 +154,9 @@ export default {
           h(
             "tr",
             {},
-            h("th", {}, "Hand"),
+            h("th", {}, t("Hand")),
             Array.from({ length: ctx.seats }, (_, s) => h("th", {}, ctx.name(s))),
-            h("th", {}, "Game Point"),
+            h("th", {}, t("Game Point")),
           ),
         ),
         h(
@@ -154,17 +167,14 @@ export default {
               "tr",
               {},
               h("td", {}, String(row.hand)),
-              row.hand_points.map((p, s) =>
-                h(
-                  "td",
-                  {},
-                  `${p}${row.reneg_points?.[s] ? ` (${row.reneg_points[s]} reneg)` : ""}`,
-                ),
-              ),
+              row.hand_points.map((p, s) => {
+                const reneg = t("({points} reneg)", { points: row.reneg_points?.[s] });
+                return h("td", {}, `${p}${row.reneg_points?.[s] ? ` ${reneg}` : ""}`);
+              }),
               h(
                 "td",
                 {},
-                row.winner === null || row.winner === undefined ? "tied" : ctx.name(row.winner),
+                row.winner === null || row.winner === undefined ? t("tied") : ctx.name(row.winner),
               ),
             ),
           ),

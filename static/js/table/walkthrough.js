@@ -7,12 +7,13 @@
 // the table's own help.
 
 import { boot, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const TABLE_STEP = {
-  title: "Help at the table",
-  text:
-    "Rest the pointer on a button, or move to it with Tab, to read what it does. " +
-    "“Rules” has the game in short; “Sound” turns the table's sounds on or off.",
+  title: t("Help at the table"),
+  text: t(
+    "Rest the pointer on a button, or move to it with Tab, to read what it does. “Rules” has the game in short; “Sound” turns the table's sounds on or off.",
+  ),
 };
 
 export class Walkthrough {
@@ -53,7 +54,7 @@ export class Walkthrough {
       "button.btn.small.ghost.walkthrough-button",
       { type: "button", "data-key": "walkthrough", onclick: () => this.open() },
       h("span.walkthrough-icon", { "aria-hidden": "true" }, "?"),
-      h("span.tool-label", {}, "How to play"),
+      h("span.tool-label", {}, t("How to play")),
     );
   }
 
@@ -77,7 +78,7 @@ export class Walkthrough {
         h(
           "button.btn.ghost.walkthrough-skip",
           { type: "button", onclick: () => dialog.close() },
-          "Skip",
+          t("Skip"),
         ),
         h(
           "div.row",
@@ -85,7 +86,7 @@ export class Walkthrough {
           h(
             "button.btn.walkthrough-back",
             { type: "button", onclick: () => this.show(this.step - 1) },
-            "Back",
+            t("Back"),
           ),
           h(
             "button.btn.primary.walkthrough-next",
@@ -96,7 +97,7 @@ export class Walkthrough {
                 else this.show(this.step + 1);
               },
             },
-            "Next",
+            t("Next"),
           ),
         ),
       ),
@@ -112,12 +113,14 @@ export class Walkthrough {
     this.step = Math.max(0, Math.min(last, index));
     const { title, text } = this.steps[this.step];
     const dialog = this.dialog;
-    dialog.querySelector(".walkthrough-count").textContent =
-      `How to play · step ${this.step + 1} of ${this.steps.length}`;
+    dialog.querySelector(".walkthrough-count").textContent = t(
+      "How to play · step {number} of {count}",
+      { number: this.step + 1, count: this.steps.length },
+    );
     dialog.querySelector("#walkthrough-title").textContent = title;
     dialog.querySelector("#walkthrough-text").textContent = text;
     dialog.querySelector(".walkthrough-back").disabled = this.step === 0;
     dialog.querySelector(".walkthrough-next").textContent =
-      this.step === last ? "Start playing" : "Next";
+      this.step === last ? t("Start playing") : t("Next");
   }
 }

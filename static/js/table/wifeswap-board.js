@@ -7,6 +7,7 @@
 // actions) can be loaded into the board.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { errorSlot } from "./errors.js";
 import { ArrangeBoard, myFamilies } from "./wifeswap-layout.js";
 
@@ -34,7 +35,7 @@ export function arrangeBoard(ctx) {
   const board = ctx.keep("wifeswap-board", () => new ArrangeBoard());
   board.follow(ctx);
   const used = board.placed();
-  const trickCards = (ctx.view.trick || []).map((t) => t.card).filter((c) => !used.has(c));
+  const trickCards = (ctx.view.trick || []).map((play) => play.card).filter((c) => !used.has(c));
   const handCards = (ctx.view.hand || []).filter((c) => !used.has(c));
   // Cards of your old families that are not placed: they must go back into a family or be
   // listed as orphans (the server says so if not).
@@ -55,7 +56,8 @@ export function arrangeBoard(ctx) {
     el.setAttribute("aria-pressed", selected ? "true" : "false");
     // Named by its content, as a hand's cards are: the card's name (its own text), then
     // where it lies; an aria-label would hide the drawn card's corner text from the name.
-    el.append(h("span.sr-only", {}, `, ${where}${selected ? ", selected" : ""}`));
+    const chosen = selected ? t(", selected") : "";
+    el.append(h("span.sr-only", {}, `, ${where}${chosen}`));
     el.addEventListener("click", (event) => {
       event.stopPropagation();
       const zone = el.closest("[data-zone]")?.dataset.zone;
@@ -118,54 +120,64 @@ export function arrangeBoard(ctx) {
       h(
         "div.board-cards",
         {},
-        codes.length ? cards(codes, where) : h("span.muted.small", {}, "all used"),
+        codes.length ? cards(codes, where) : h("span.muted.small", {}, t("all used")),
       ),
     );
 
   const families = board.families.map((codes, i) =>
     h(
       "div.board-family",
-      zoneAttrs(i, `Family ${i + 1}: ${codes.map((c) => ctx.cardName(c)).join(", ")}`),
+      zoneAttrs(
+        i,
+        t("Family {number}: {cards}", {
+          number: i + 1,
+          cards: codes.map((c) => ctx.cardName(c)).join(", "),
+        }),
+      ),
       h(
         "div.board-family-head",
         {},
-        h("strong", {}, `Family ${i + 1}`),
+        h("strong", {}, t("Family {number}", { number: i + 1 })),
         h(
           "span.points",
           {
-            title: "Points as the server reckons this layout",
+            title: t("Points as the server reckons this layout"),
             dataset: { familyPoints: String(i) },
           },
           board.pointsText(i),
         ),
       ),
-      h("div.board-cards", {}, cards(codes, `in family ${i + 1}`)),
-      placeButton(i, "Put here"),
+      h("div.board-cards", {}, cards(codes, t("in family {number}", { number: i + 1 }))),
+      placeButton(i, t("Put here")),
     ),
   );
   const [verdictState, verdictText] = board.verdict();
   const intro = board.selected
-    ? `Selected: the ${ctx.cardName(board.selected)}. Now choose where it goes.`
-    : "Tap a card, then tap where it goes — a family, a new family, the orphans or back. You can also drag cards.";
+    ? t("Selected: the {card}. Now choose where it goes.", {
+        card: ctx.cardName(board.selected),
+      })
+    : t(
+        "Tap a card, then tap where it goes — a family, a new family, the orphans or back. You can also drag cards.",
+      );
   const section = h(
     "section.arrange-board",
     { "aria-labelledby": "board-title" },
-    h("h2", { id: "board-title" }, "You won the trick — arrange your families"),
+    h("h2", { id: "board-title" }, t("You won the trick — arrange your families")),
     h("p.small.board-intro", { role: "status" }, intro),
     h(
       "div.board-pool",
-      zoneAttrs("pool", "Cards you can lay: from the trick and from your hand"),
-      poolPart("From the trick", trickCards, "from the trick"),
-      poolPart("From your hand", handCards, "from your hand"),
+      zoneAttrs("pool", t("Cards you can lay: from the trick and from your hand")),
+      poolPart(t("From the trick"), trickCards, t("from the trick")),
+      poolPart(t("From your hand"), handCards, t("from your hand")),
       loose.length
         ? h(
             "div.pool-part",
             {},
-            h("span.label", {}, "From your families"),
-            h("div.board-cards", {}, cards(loose, "from your families, not placed")),
+            h("span.label", {}, t("From your families")),
+            h("div.board-cards", {}, cards(loose, t("from your families, not placed"))),
           )
         : null,
-      placeButton("pool", "Take back"),
+      placeButton("pool", t("Take back")),
     ),
     h(
       "div.board-families",
@@ -173,17 +185,17 @@ export function arrangeBoard(ctx) {
       families,
       h(
         "div.board-family.new",
-        zoneAttrs("new", "New family"),
-        h("strong", {}, "New family"),
-        placeButton("new", "Start a family"),
+        zoneAttrs("new", t("New family")),
+        h("strong", {}, t("New family")),
+        placeButton("new", t("Start a family")),
       ),
     ),
     h(
       "div.board-orphans",
-      zoneAttrs("orphans", "Orphans: cards of your old families that no family can hold"),
-      h("span.label", {}, "Orphans"),
-      h("div.board-cards", {}, cards(board.orphans, "an orphan")),
-      placeButton("orphans", "Make an orphan"),
+      zoneAttrs("orphans", t("Orphans: cards of your old families that no family can hold")),
+      h("span.label", {}, t("Orphans")),
+      h("div.board-cards", {}, cards(board.orphans, t("an orphan"))),
+      placeButton("orphans", t("Make an orphan")),
     ),
     h("p.small.board-verdict", { role: "status", dataset: { verdict: verdictState } }, verdictText),
     boardActions(ctx, board),
@@ -207,20 +219,20 @@ function boardActions(ctx, board) {
     {},
     button(
       "act:arrange",
-      "Lay out these families",
+      t("Lay out these families"),
       () => ctx.act(board.action(), "board"),
       ".primary",
       "arrange",
     ),
-    button("act:clear", "Clear the board", () => {
+    button("act:clear", t("Clear the board"), () => {
       board.start(ctx, []);
       ctx.redraw("act:clear");
     }),
-    button("act:reset", "Start over", () => {
+    button("act:reset", t("Start over"), () => {
       board.start(ctx, myFamilies(ctx));
       ctx.redraw("act:reset");
     }),
-    pass ? button("act:pass", "Pass", () => ctx.act(pass, "board"), ".ghost", "pass") : null,
+    pass ? button("act:pass", t("Pass"), () => ctx.act(pass, "board"), ".ghost", "pass") : null,
   );
 }
 
@@ -231,11 +243,11 @@ function suggestions(ctx, board) {
   const describe = (action) =>
     action.families
       .map((f) => f.map((c) => ctx.cardName(c).replace(/ of /, "")).join(" "))
-      .join(" | ") || "(no families)";
+      .join(" | ") || t("(no families)");
   return h(
     "details.suggestions",
     {},
-    h("summary", {}, `Suggested layouts (${layouts.length})`),
+    h("summary", {}, t("Suggested layouts ({count})", { count: layouts.length })),
     h(
       "ul",
       {},
@@ -254,7 +266,7 @@ function suggestions(ctx, board) {
                 ctx.redraw("act:arrange");
               },
             },
-            "Load into the board",
+            t("Load into the board"),
           ),
         ),
       ),

@@ -5,7 +5,7 @@
 // question at a time, and an answer counts only for the layout and the turn it was asked for.
 // One ArrangeBoard per table (kept with ctx.keep); a new arrangement turn starts it afresh.
 
-import { plural } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 
 const PREVIEW_DELAY_MS = 150;
 
@@ -117,19 +117,28 @@ export class ArrangeBoard {
     if (!answer.ok) return "—";
     const family = answer.result.families?.[i];
     if (!family) return "—";
-    return `${family.points} pts${family.royal ? " · Royal ×2" : ""}`;
+    return family.royal
+      ? t("{points} pts · Royal ×2", { points: family.points })
+      : t("{points} pts", { points: family.points });
   }
 
   /** [state, text]: "checking", "offline", "refused" (the server's words) or "ok". */
   verdict() {
     const answer = this.current();
-    if (!answer) return ["checking", "Checking this layout with the server…"];
+    if (!answer) return ["checking", t("Checking this layout with the server…")];
     if (answer.offline) {
-      return ["offline", "Offline: the layout will be checked once the connection is back."];
+      return ["offline", t("Offline: the layout will be checked once the connection is back.")];
     }
     if (!answer.ok) return ["refused", answer.message];
     const { total, orphans } = answer.result;
-    const extra = orphans?.length ? `, ${plural(orphans.length, "orphan")}` : "";
-    return ["ok", `The server accepts this layout: ${total} pts in families${extra}.`];
+    const text = orphans?.length
+      ? tn(
+          "The server accepts this layout: {total} pts in families, {n} orphan.",
+          "The server accepts this layout: {total} pts in families, {n} orphans.",
+          orphans.length,
+          { total },
+        )
+      : t("The server accepts this layout: {total} pts in families.", { total });
+    return ["ok", text];
   }
 }

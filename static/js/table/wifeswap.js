@@ -4,17 +4,25 @@
 // arrangement board is in wifeswap-board.js.
 
 import { cardShort, parseCard } from "../lib/cards.js";
-import { h, plural } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { trickEl } from "./pieces.js";
 import { arrangeBoard } from "./wifeswap-board.js";
 
-const SUITS = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+// Why a card cannot be played, by the suit that was led.
+const LED = {
+  S: t("Spades were led: play one of the highlighted cards."),
+  H: t("Hearts were led: play one of the highlighted cards."),
+  C: t("Clubs were led: play one of the highlighted cards."),
+  D: t("Diamonds were led: play one of the highlighted cards."),
+};
 
 /** On a plate, families as short text ("K♠ Q♠ 7♠ · 23"), readable at any size. */
 function compactFamilies(ctx, seat, families) {
+  const royal = t("♛ Royal");
   return h(
     "ul.families-compact",
-    { "aria-label": `${ctx.name(seat)}'s families` },
+    { "aria-label": t("{name}'s families", { name: ctx.name(seat) }) },
     families.map((f) =>
       h(
         "li.family-line",
@@ -22,8 +30,8 @@ function compactFamilies(ctx, seat, families) {
         f.cards.map((c) =>
           h("span.short-card", { class: /[HD]$/.test(c) ? "red" : "" }, cardShort(c, ctx.pack)),
         ),
-        h("span.family-points", {}, ` ${f.points}${f.royal ? " ♛ Royal" : ""}`),
-        h("span.sr-only", {}, f.royal ? " points, Royal" : " points"),
+        h("span.family-points", {}, ` ${f.points}${f.royal ? ` ${royal}` : ""}`),
+        h("span.sr-only", {}, f.royal ? t(" points, Royal") : t(" points")),
       ),
     ),
   );
@@ -31,18 +39,20 @@ function compactFamilies(ctx, seat, families) {
 
 function familiesEl(ctx, seat, { compact = false } = {}) {
   const families = ctx.view.families?.[seat] || [];
-  if (!families.length) return compact ? null : h("p.small.muted", {}, "No families yet.");
+  if (!families.length) return compact ? null : h("p.small.muted", {}, t("No families yet."));
   if (compact) return compactFamilies(ctx, seat, families);
   return h(
     "div.families",
-    { role: "group", "aria-label": `${ctx.name(seat)}'s families` },
+    { role: "group", "aria-label": t("{name}'s families", { name: ctx.name(seat) }) },
     families.map((f, i) =>
       h(
         "div.family",
         {
           role: "group",
           class: f.royal ? "royal" : "",
-          "aria-label": `Family ${i + 1}${f.royal ? ", Royal" : ""}: ${f.points} points`,
+          "aria-label": f.royal
+            ? t("Family {number}, Royal: {points} points", { number: i + 1, points: f.points })
+            : t("Family {number}: {points} points", { number: i + 1, points: f.points }),
         },
         h(
           "div.family-cards",
@@ -59,19 +69,25 @@ export default {
   art: "QH", // the card that pictures the game on the home page, in its own pack
   showsLastTrick: true,
 
-  progressLabel: "Points progression (totals plus this round's families)",
+  progressLabel: t("Points progression (totals plus this round's families)"),
   // At the end of the match the last round's families are already in the totals.
   progress: (view) =>
-    (view.totals || []).map((t, s) => t + (view.over ? 0 : (view.round_scores?.[s] ?? 0))),
+    (view.totals || []).map((total, s) => total + (view.over ? 0 : (view.round_scores?.[s] ?? 0))),
 
   info(ctx) {
     const v = ctx.view;
     const chips = [
-      ["Round", v.rounds ? `${v.round} of ${v.rounds}` : String(v.round)],
-      ["Tricks", String(v.tricks_this_round ?? 0)],
-      ["Without laying", `${v.tricks_without_laying ?? 0} of 20`],
+      [
+        t("Round"),
+        v.rounds ? t("{number} of {count}", { number: v.round, count: v.rounds }) : String(v.round),
+      ],
+      [t("Tricks"), String(v.tricks_this_round ?? 0)],
+      [
+        t("Without laying"),
+        t("{number} of {count}", { number: v.tricks_without_laying ?? 0, count: 20 }),
+      ],
     ];
-    if (!v.rounds) chips.push(["Target", String(v.target)]);
+    if (!v.rounds) chips.push([t("Target"), String(v.target)]);
     return chips;
   },
 
@@ -80,7 +96,15 @@ export default {
     return h(
       "span.extras",
       {},
-      h("span.extra", {}, `${plural(v.round_scores?.[seat] ?? 0, "point")} in families this round`),
+      h(
+        "span.extra",
+        {},
+        tn(
+          "{n} point in families this round",
+          "{n} points in families this round",
+          v.round_scores?.[seat] ?? 0,
+        ),
+      ),
       familiesEl(ctx, seat, { compact: true }),
     );
   },
@@ -92,22 +116,27 @@ export default {
       parts.push(
         trickEl(ctx, v.trick, {
           winner: v.trick_winner,
-          label: "Trick won",
-          caption: `${ctx.name(v.trick_winner)} won the trick${v.trick_winner === ctx.me ? "" : " and is arranging their families"}.`,
+          label: t("Trick won"),
+          caption:
+            v.trick_winner === ctx.me
+              ? t("{name} won the trick.", { name: ctx.name(v.trick_winner) })
+              : t("{name} won the trick and is arranging their families.", {
+                  name: ctx.name(v.trick_winner),
+                }),
         }),
       );
     } else if (v.trick?.length) {
-      parts.push(trickEl(ctx, v.trick, { label: "Trick in progress" }));
+      parts.push(trickEl(ctx, v.trick, { label: t("Trick in progress") }));
     } else if (v.last_trick?.cards?.length) {
       parts.push(lastTrickEl(ctx, v.last_trick));
     } else {
-      parts.push(h("div.trick.empty", {}, h("p.muted", {}, "The trick will appear here.")));
+      parts.push(h("div.trick.empty", {}, h("p.muted", {}, t("The trick will appear here."))));
     }
     parts.push(
       h(
         "p.small",
         { dataset: { watch: "stock", value: String(v.stock_size) } },
-        `Stock: ${plural(v.stock_size ?? 0, "card")}`,
+        t("Stock: {cards}", { cards: tn("{n} card", "{n} cards", v.stock_size ?? 0) }),
       ),
     );
     if (ctx.canAct && v.phase === "arrange" && ctx.mode === "live") parts.push(arrangeBoard(ctx));
@@ -116,12 +145,9 @@ export default {
 
   blockedReason(ctx) {
     const v = ctx.view;
-    if (v.phase === "arrange") return "Use the board above: arrange your families, or pass.";
+    if (v.phase === "arrange") return t("Use the board above: arrange your families, or pass.");
     const led = v.trick?.[0]?.card;
-    if (led) {
-      const suit = SUITS[parseCard(led).suit];
-      return `${suit[0].toUpperCase()}${suit.slice(1)} were led: play one of the highlighted cards.`;
-    }
+    if (led) return LED[parseCard(led).suit] || null;
     return null;
   },
 
@@ -132,8 +158,8 @@ export default {
       ctx.me !== null
         ? h(
             "section.panel.summary",
-            { "aria-label": "Your families" },
-            h("h2", {}, "Your families"),
+            { "aria-label": t("Your families") },
+            h("h2", {}, t("Your families")),
             familiesEl(ctx, ctx.me),
           )
         : null;
@@ -144,10 +170,17 @@ export default {
       mine,
       h(
         "section.panel.summary",
-        { "aria-label": "Rounds" },
-        h("h2", {}, "Rounds"),
+        { "aria-label": t("Rounds") },
+        h("h2", {}, t("Rounds")),
         v.last_round?.reason
-          ? h("p.small.muted", {}, `Round ${v.last_round.round} ended: ${v.last_round.reason}.`)
+          ? h(
+              "p.small.muted",
+              {},
+              t("Round {number} ended: {reason}.", {
+                number: v.last_round.round,
+                reason: v.last_round.reason,
+              }),
+            )
           : null,
         h(
           "table.hands-table",
@@ -158,7 +191,7 @@ export default {
             h(
               "tr",
               {},
-              h("th", {}, "Round"),
+              h("th", {}, t("Round")),
               Array.from({ length: ctx.seats }, (_, s) => h("th", {}, ctx.name(s))),
             ),
           ),
@@ -176,7 +209,7 @@ export default {
             h(
               "tr.total",
               {},
-              h("td", {}, "Total"),
+              h("td", {}, t("Total")),
               (v.totals || []).map((p) => h("td", {}, h("strong", {}, String(p)))),
             ),
           ),
@@ -190,7 +223,7 @@ export default {
 function lastTrickEl(ctx, lastTrick) {
   return h(
     "div.trick",
-    { role: "group", "aria-label": "Completed trick" },
+    { role: "group", "aria-label": t("Completed trick") },
     lastTrick.cards.map(({ seat, card }) =>
       h(
         "figure.trick-card",
@@ -204,6 +237,6 @@ function lastTrickEl(ctx, lastTrick) {
         ),
       ),
     ),
-    h("p.trick-caption", {}, `${ctx.name(lastTrick.winner)} took the trick.`),
+    h("p.trick-caption", {}, t("{name} took the trick.", { name: ctx.name(lastTrick.winner) })),
   );
 }

@@ -8,12 +8,19 @@
 
 import { post } from "../lib/api.js";
 import { $, $$, h, showError } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { noticeText, onLive } from "../lib/live.js";
 import { TalkAnnouncer } from "./live.js";
 import { liveLine } from "./person.js";
 
 const KEPT = 300; // lines kept per channel on the page
-const NAMES = { table: "the table", watchers: "the watchers" };
+// Each channel's words, for the lines read aloud, the list's name and the box's.
+const SAID_TO = {
+  table: (name, text) => t("{name} to the table: {text}", { name, text }),
+  watchers: (name, text) => t("{name} to the watchers: {text}", { name, text }),
+};
+const LIST_NAMES = { table: t("Messages to the table"), watchers: t("Messages to the watchers") };
+const BOX_NAMES = { table: t("Message to the table"), watchers: t("Message to the watchers") };
 
 /** The people hidden at this table, as [user id, name] pairs (none if unreadable). */
 function storedPeople(key) {
@@ -172,7 +179,7 @@ export class ChatPanel {
     }
     if (message.channel !== this.active) this.unread[message.channel] += 1;
     this.showAdded(message, newest);
-    this.voice.say(`${message.name} to ${NAMES[message.channel]}: ${message.text}`);
+    this.voice.say(SAID_TO[message.channel](message.name, message.text));
   }
 
   /** A moderator deleted a line: it leaves the page. */
@@ -223,7 +230,7 @@ export class ChatPanel {
       return;
     }
     if (!sent) {
-      showError(this.error, "You are offline; the message was not sent. Reconnecting…");
+      showError(this.error, t("You are offline; the message was not sent. Reconnecting…"));
       return;
     }
     this.lastSent = text;
@@ -244,7 +251,11 @@ export class ChatPanel {
     showError(this.error, null);
     try {
       await post(`/rooms/${this.roomId}/mute`, { user_id: person.user_id, muted });
-      this.note(`${person.name} is ${muted ? "muted" : "no longer muted"} at this table.`);
+      this.note(
+        muted
+          ? t("{name} is muted at this table.", { name: person.name })
+          : t("{name} is no longer muted at this table.", { name: person.name }),
+      );
     } catch (err) {
       showError(this.error, err.message);
     }
@@ -290,7 +301,9 @@ export class ChatPanel {
       button.setAttribute("aria-pressed", String(channel === this.active));
       const badge = $(".unread", button);
       badge.hidden = !this.unread[channel];
-      badge.textContent = this.unread[channel] ? `${this.unread[channel]} new` : "";
+      badge.textContent = this.unread[channel]
+        ? tn("{n} new", "{n} new", this.unread[channel])
+        : "";
     }
   }
 
@@ -299,11 +312,11 @@ export class ChatPanel {
     this.drawnFor = JSON.stringify([this.room?.muted, this.room?.host_id, this.seat, this.active]);
     const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     const shown = this.lines[this.active].filter((m) => !this.hides(m.user_id));
-    list.setAttribute("aria-label", `Messages to ${NAMES[this.active]}`);
+    list.setAttribute("aria-label", LIST_NAMES[this.active]);
     list.replaceChildren(
       ...(shown.length
         ? shown.map((m) => this.lineEl(m))
-        : [h("li.chat-empty", {}, "No messages yet.")]),
+        : [h("li.chat-empty", {}, t("No messages yet."))]),
     );
     if (atEnd) list.scrollTop = list.scrollHeight;
   }
@@ -323,27 +336,27 @@ export class ChatPanel {
     const note = $("#chat-note", this.root);
     const muted = this.room?.muted?.includes(this.me()?.id);
     let why = "";
-    if (muted) why = "The host has muted you at this table.";
+    if (muted) why = t("The host has muted you at this table.");
     else if (this.siteMuted) why = this.siteMuted;
     else if (this.active === "table" && this.seat === null) {
-      why = "Only the players write to the table; you can talk with the watchers.";
+      why = t("Only the players write to the table; you can talk with the watchers.");
     }
     note.textContent = why;
     note.hidden = !why;
     form.hidden = Boolean(why);
-    this.input.setAttribute("aria-label", `Message to ${NAMES[this.active]}`);
+    this.input.setAttribute("aria-label", BOX_NAMES[this.active]);
   }
 
   drawHidden() {
     const el = $("#hidden-people", this.root);
     el.hidden = !this.hidden.size;
     el.replaceChildren(
-      "Hidden: ",
+      t("Hidden: "),
       ...[...this.hidden].map(([userId, name]) =>
         h(
           "button.btn.small.ghost",
           { type: "button", onclick: () => this.hide({ user_id: userId, name }, false) },
-          `Show ${name}`,
+          t("Show {name}", { name }),
         ),
       ),
     );

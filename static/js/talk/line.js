@@ -4,11 +4,12 @@
 // rest of the line.
 
 import { h } from "../lib/dom.js";
+import { date } from "../lib/i18n.js";
 
 /** "14:05" for a server time ("2026-11-22T14:05:09Z"); "" when there is none. */
 export function clock(at) {
   if (!at) return "";
-  return new Date(at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return date(new Date(at), { hour: "2-digit", minute: "2-digit" });
 }
 
 /**

@@ -3,6 +3,8 @@
 // one sentence ("3 more messages") when the while is over. The region is the talk panel's
 // own polite live region, so the table's announcements (moves, your turn) are not cut off.
 
+import { tn } from "../lib/i18n.js";
+
 const GATHER_MS = 2500;
 
 export class TalkAnnouncer {
@@ -28,7 +30,7 @@ export class TalkAnnouncer {
     if (!this.gathered) return;
     const count = this.gathered;
     this.gathered = 0;
-    this.say(count === 1 ? "1 more in the table talk." : `${count} more in the table talk.`);
+    this.say(tn("{n} more in the table talk.", "{n} more in the table talk.", count));
   }
 
   speak(text) {

@@ -3,6 +3,7 @@
 // unmute them at the table. Your own lines have no menu.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { chatLine } from "./line.js";
 import { reportForm } from "./report.js";
 
@@ -13,15 +14,15 @@ import { reportForm } from "./report.js";
  */
 export function liveLine(message, { mine, muted, host, hide, mute }) {
   const tags = [];
-  if (message.channel === "watchers" && message.seat !== null) tags.push("player");
-  if (muted) tags.push("muted");
+  if (message.channel === "watchers" && message.seat !== null) tags.push(t("player"));
+  if (muted) tags.push(t("muted"));
   if (mine) return chatLine(message, { tags, className: "mine" });
   const person = { user_id: message.user_id, name: message.name };
   const buttons = [
     h(
       "button.btn.small",
       { type: "button", onclick: () => hide(person) },
-      `Hide ${message.name}'s messages`,
+      t("Hide {name}'s messages", { name: message.name }),
     ),
   ];
   if (host) {
@@ -29,7 +30,9 @@ export function liveLine(message, { mine, muted, host, hide, mute }) {
       h(
         "button.btn.small",
         { type: "button", onclick: () => mute(person, !muted) },
-        muted ? `Unmute ${message.name}` : `Mute ${message.name}`,
+        muted
+          ? t("Unmute {name}", { name: message.name })
+          : t("Mute {name}", { name: message.name }),
       ),
     );
   }
@@ -41,7 +44,7 @@ export function liveLine(message, { mine, muted, host, hide, mute }) {
         reportButton.replaceWith(reportForm({ username: message.name, chat_id: message.id }));
       },
     },
-    `Report this message`,
+    t("Report this message"),
   );
   buttons.push(reportButton);
   const menu = h("div.chat-person", { hidden: true }, buttons);
@@ -50,7 +53,7 @@ export function liveLine(message, { mine, muted, host, hide, mute }) {
     {
       type: "button",
       "aria-expanded": "false",
-      title: `Options for ${message.name}`,
+      title: t("Options for {name}", { name: message.name }),
       onclick: (event) => {
         menu.hidden = !menu.hidden;
         event.currentTarget.setAttribute("aria-expanded", String(!menu.hidden));

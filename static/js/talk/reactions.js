@@ -5,16 +5,23 @@
 // redraws at every move.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 export const REACTIONS = ["👍", "😂", "😮", "😢", "🎉", "Well played"];
 const LABELS = {
-  "👍": "Thumbs up",
-  "😂": "Laughing",
-  "😮": "Surprised",
-  "😢": "Sad",
-  "🎉": "Celebrate",
-  "Well played": "Well played",
+  "👍": t("Thumbs up"),
+  "😂": t("Laughing"),
+  "😮": t("Surprised"),
+  "😢": t("Sad"),
+  "🎉": t("Celebrate"),
+  "Well played": t("Well played"),
 };
+
+/** A reaction as the page shows it: the emoji, or the words in the page's language (the
+ *  server knows a reaction by its English words). */
+export function reactionText(reaction) {
+  return reaction === "Well played" ? LABELS[reaction] : reaction;
+}
 const BUBBLE_MS = 2600;
 
 /**
@@ -27,11 +34,11 @@ export function reactionButtons(send) {
       "button.btn.small.reaction",
       {
         type: "button",
-        "aria-label": `React: ${LABELS[reaction]}`,
+        "aria-label": t("React: {reaction}", { reaction: LABELS[reaction] }),
         title: LABELS[reaction],
         onclick: () => send(reaction),
       },
-      reaction,
+      reactionText(reaction),
     ),
   );
 }
@@ -55,7 +62,7 @@ export function showBubble(message) {
   const bubble = h(
     "div.reaction-bubble",
     { "aria-hidden": "true", dataset: { seat: String(message.seat) } },
-    h("span.reaction-text", {}, message.reaction),
+    h("span.reaction-text", {}, reactionText(message.reaction)),
   );
   bubble.style.left = `${box.left + window.scrollX + box.width / 2}px`;
   bubble.style.top = `${box.top + window.scrollY}px`;

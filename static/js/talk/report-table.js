@@ -4,6 +4,7 @@
 // report, so the menu is shown to them alone, and only while someone else is seated.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { reportForm } from "./report.js";
 
 /** The other people seated at ``room`` (no computers), by the name the table shows. */
@@ -31,12 +32,12 @@ export class TableReport {
       body.replaceChildren(reportForm({ username, room_id: room.id }, () => this.sent()));
     const choice = h(
       "select",
-      { "aria-label": "Who", onchange: () => show(choice.value) },
+      { "aria-label": t("Who"), onchange: () => show(choice.value) },
       names.map((name) => h("option", { value: name }, name)),
     );
     if (names.length) show(names[0]);
     this.root.replaceChildren(
-      h("summary", {}, "Report a player"),
+      h("summary", {}, t("Report a player")),
       names.length > 1 ? choice : null,
       body,
     );

@@ -4,12 +4,13 @@
 
 import { post } from "../lib/api.js";
 import { h, showError } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 const REASONS = [
-  ["abuse", "Abuse"],
-  ["cheating", "Cheating"],
-  ["spam", "Spam"],
-  ["other", "Something else"],
+  ["abuse", t("Abuse")],
+  ["cheating", t("Cheating")],
+  ["spam", t("Spam")],
+  ["other", t("Something else")],
 ];
 
 /**
@@ -20,15 +21,15 @@ const REASONS = [
 export function reportForm(about, done = () => {}) {
   const reason = h(
     "select",
-    { name: "reason", "aria-label": "Reason" },
+    { name: "reason", "aria-label": t("Reason") },
     REASONS.map(([value, label]) => h("option", { value }, label)),
   );
   const text = h("textarea", {
     name: "text",
     rows: 2,
     maxlength: 1000,
-    "aria-label": `What ${about.username} did`,
-    placeholder: "What happened (optional)",
+    "aria-label": t("What {name} did", { name: about.username }),
+    placeholder: t("What happened (optional)"),
   });
   const error = h("p.error.small", { role: "alert", hidden: true });
   const form = h(
@@ -43,14 +44,16 @@ export function reportForm(about, done = () => {}) {
           showError(error, err.message);
           return;
         }
-        const sent = `Thank you: the moderators have your report on ${about.username}.`;
+        const sent = t("Thank you: the moderators have your report on {name}.", {
+          name: about.username,
+        });
         form.replaceChildren(h("p.small", { role: "status" }, sent));
         done(sent);
       },
     },
     reason,
     text,
-    h("button.btn.small", { type: "submit" }, `Report ${about.username}`),
+    h("button.btn.small", { type: "submit" }, t("Report {name}", { name: about.username })),
     error,
   );
   return form;
