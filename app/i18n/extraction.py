@@ -78,9 +78,12 @@ def update() -> list[Path]:
                     copyright_holder="the Parlour authors",
                     fuzzy=False,
                 )
+            created = catalog.creation_date
             catalog.update(template, no_fuzzy_matching=True)
             catalog.obsolete.clear()
+            # Only what changed shows in a diff: no line numbers, no new creation date.
+            catalog.creation_date = created
             with path.open("wb") as po:
-                write_po(po, catalog, width=100, omit_header=False, sort_output=False)
+                write_po(po, catalog, width=100, include_lineno=False)
             written.append(path)
     return written
