@@ -12,6 +12,7 @@ migrated schema and nothing else. tests/app/test_migrations.py still migrates fo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -148,6 +149,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def two_free_ports() -> int:
+    """A port with the next one free too (`make run-many`'s supervisor serves on consecutive
+    ports). Either may still be taken before the servers bind them: their starter looks
+    for ``PORT_TAKEN`` in their log and tries again."""
+    for _ in range(50):
+        port = free_port()
+        with contextlib.suppress(OSError), socket.socket() as sock:
+            sock.bind(("127.0.0.1", port + 1))
+            return port
+    raise RuntimeError("no two consecutive free ports")
 
 
 # What uvicorn logs once it listens, and what it logs when the port was taken meanwhile.

@@ -28,7 +28,7 @@ from tests.app.helpers import eventually
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across, play, reconnected, servers
-from tests.conftest import ROOT, LiveServer, free_port
+from tests.conftest import ROOT, LiveServer, two_free_ports
 
 SERVICE_RESTART = 1012
 # Failure timeouts only (how long a test waits before it fails), never a measure of speed:
@@ -165,16 +165,6 @@ def test_a_process_alone_drains_its_log_and_exits_cleanly(live_server_factory: F
     assert len(result["record"]["events"]) == final
     for seat in (ann, bob, *again):
         seat.close()
-
-
-def two_free_ports() -> int:
-    """A port with the next one free too (the supervisor serves on consecutive ports)."""
-    for _ in range(50):
-        port = free_port()
-        with contextlib.suppress(OSError), socket.socket() as sock:
-            sock.bind(("127.0.0.1", port + 1))
-            return port
-    raise RuntimeError("no two consecutive free ports")
 
 
 def serving(port: int) -> bool:

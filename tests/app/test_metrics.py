@@ -31,7 +31,7 @@ from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across
 from tests.app.test_cluster import play as play_across
 from tests.app.test_login_limits import visitors
-from tests.conftest import LISTENING, ROOT, LiveServer, free_port
+from tests.conftest import LISTENING, PORT_TAKEN, ROOT, LiveServer, two_free_ports
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -200,9 +200,26 @@ class Endpoint:
 
 @contextmanager
 def served_group(tmp_path: Path, env: dict[str, str]) -> Iterator[tuple[Endpoint, Endpoint]]:
-    """``python -m app.serve --processes 2``, as `make run-many` starts it."""
-    port = free_port()
-    log_path = tmp_path / "group.log"
+    """``python -m app.serve --processes 2``, as `make run-many` starts it (again on other
+    ports when one was taken before its process could bind it)."""
+    for _ in range(5):
+        group, port = _start_group(tmp_path, env)
+        if group is not None:
+            break
+    else:
+        raise AssertionError("the processes found no free ports in five tries")
+    try:
+        yield Endpoint(port), Endpoint(port + 1)
+    finally:
+        group.send_signal(signal.SIGTERM)
+        group.wait(30)
+
+
+def _start_group(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes] | None, int]:
+    """The group started and listening on two consecutive ports, or None when one of them
+    was taken meanwhile (the group is then stopped)."""
+    port = two_free_ports()
+    log_path = tmp_path / f"group-{port}.log"
     options = ["--no-migrate", "--processes", "2", "--host", "127.0.0.1", "--port", str(port)]
     with log_path.open("wb") as log:
         group = subprocess.Popen(
@@ -212,20 +229,20 @@ def served_group(tmp_path: Path, env: dict[str, str]) -> Iterator[tuple[Endpoint
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            logged = log_path.read_text(errors="replace")
-            assert group.poll() is None, logged[-2000:]
-            if all(f"{LISTENING} http://127.0.0.1:{p}" in logged for p in (port, port + 1)):
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError(f"the processes did not start: {log_path.read_text()[-2000:]}")
-        yield Endpoint(port), Endpoint(port + 1)
-    finally:
-        group.send_signal(signal.SIGTERM)
-        group.wait(30)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        logged = log_path.read_text(errors="replace")
+        assert group.poll() is None, logged[-2000:]
+        if PORT_TAKEN in logged:
+            group.send_signal(signal.SIGTERM)
+            group.wait(30)
+            return None, port
+        if all(f"{LISTENING} http://127.0.0.1:{p}" in logged for p in (port, port + 1)):
+            return group, port
+        time.sleep(0.1)
+    group.send_signal(signal.SIGTERM)
+    group.wait(30)
+    raise AssertionError(f"the processes did not start: {log_path.read_text()[-2000:]}")
 
 
 def test_every_process_of_a_group_reports_the_moves_of_all_once(
