@@ -1,7 +1,9 @@
 """The games' accounts of moves in a reader's language.
 
 A game tells a move as data — message ids with their arguments (games.kit.account) — and
-this module puts it into words with the ``games`` catalogue of the reader's language.
+this module puts it into words with the ``games`` catalogue of the reader's language; so
+too a view's ``message`` (what is awaited now), which a view carries as data in
+``message_says``.
 Seats are named "Seat n" on the wire, in every language, for the reader's client to put
 the player's name in (docs/protocol.md); a text the server finishes itself, such as the
 transcript, is given the players' names instead.
@@ -35,3 +37,12 @@ def told_in(account: Mapping[str, Any], language: str) -> dict[str, Any]:
     if "says" in account:
         told["text"] = account_text(account["says"], language)
     return told
+
+
+def view_in(view: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A game's view as the wire carries it to a reader of ``language``: its ``message`` in
+    that language, and without the data it was rendered from (``message_says``)."""
+    shown = {key: value for key, value in view.items() if key != "message_says"}
+    if "message_says" in view:
+        shown["message"] = account_text(view["message_says"], language)
+    return shown

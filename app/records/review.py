@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
-from app.i18n.accounts import told_in
+from app.i18n.accounts import told_in, view_in
 from app.i18n.languages import DEFAULT
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from app.store.credit import with_defaults
@@ -142,7 +142,7 @@ def _frame(
         }
         if event
         else None,
-        "view": rules.view(state, None),
+        "view": view_in(rules.view(state, None), language),
         "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),
     }

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, ngettext, say, seat, seats
 from games.kit.base import Action, IllegalAction, is_card_action, require_legal, top_scorers
 from games.kit.cards import TAROT_RANKS, card_name, shuffled, tarot_deck
 from games.kit.engine import Engine
@@ -663,28 +664,51 @@ def _sits_out(state: CupsState, seat: int) -> bool:
     return not (state.ended == "win" and seat in state.winners)  # won by shedding every card
 
 
-def _message(state: CupsState) -> str:
+# How a match ends, for one winner and for several (games/cups/describe.py tells the same).
+ENDINGS = {
+    "win": (
+        N_("{seats} wins by shedding every card."),
+        N_("{seats} share the win by shedding every card."),
+    ),
+    "no_cups": (
+        N_("{seats} wins with the fewest cards: no Cups are left in play."),
+        N_("{seats} share the win with the fewest cards: no Cups are left in play."),
+    ),
+    "no_hands": (
+        N_("{seats} wins with the smallest graveyard: nobody has cards in hand."),
+        N_("{seats} share the win with the smallest graveyard: nobody has cards in hand."),
+    ),
+    "cap": (
+        N_("{seats} wins with the fewest cards after {turns} turns."),
+        N_("{seats} share the win with the fewest cards after {turns} turns."),
+    ),
+}
+
+
+def _message(state: CupsState) -> Told:
     """One sentence on what is awaited now (the same for every viewer)."""
     if state.phase == "over":
-        verb = "wins" if len(state.winners) == 1 else "share the win"
-        reason = {
-            "win": "by shedding every card",
-            "no_cups": "with the fewest cards: no Cups are left in play",
-            "no_hands": "with the smallest graveyard: nobody has cards in hand",
-            "cap": f"with the fewest cards after {TURN_CAP} turns",
-        }[state.ended]
-        return f"{seat_list(state.winners)} {verb} {reason}."
-    current = seat_name(state.current)
+        one, several = ENDINGS[state.ended]
+        message = one if len(state.winners) == 1 else several
+        args: dict[str, Told] = {"seats": seats(state.winners)}
+        if state.ended == "cap":
+            args["turns"] = TURN_CAP
+        return say(message, **args)
+    current = seat(state.current)
     if state.phase == "gift":
-        return (
-            f"{current} played an ace: waiting for "
-            f"{seat_list(state.waiting)} to give a card or none."
+        # The same English for one and for several, not in every language (the verb).
+        return ngettext(
+            "{seat} played an ace: waiting for {seats} to give a card or none.",
+            "{seat} played an ace: waiting for {seats} to give a card or none.",
+            len(state.waiting),
+            seat=current,
+            seats=seats(state.waiting),
         )
     if not state.active:
-        return f"{current} to play any card on the empty dump."
+        return say(N_("{seat} to play any card on the empty dump."), seat=current)
     if SUIT[state.active] == CUP:
-        return f"{current} to play on an active Cup; then play reverses."
-    return f"{current} to play."
+        return say(N_("{seat} to play on an active Cup; then play reverses."), seat=current)
+    return say(N_("{seat} to play."), seat=current)
 
 
 RULES = CupsRules()

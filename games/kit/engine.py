@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from games.kit.account import Told, render
 from games.kit.base import Rules, check_dealer, check_deck, check_seats
 from games.kit.cards import rng_for, shuffled
 from games.kit.frozen import Hands
@@ -98,7 +99,7 @@ class Engine(Rules[S]):
         seat: int | None,
         *,
         phase: str,
-        message: str,
+        message: Told,
         last: dict[str, Any] | None,
     ) -> dict[str, Any]:
         """The keys every game's view starts with; the game adds what is its own.
@@ -106,6 +107,10 @@ class Engine(Rules[S]):
         ``phase``, ``message`` and ``last`` (the last action as this seat may see it) are
         the game's words; the rest follows from the contract and the hands. A seat that is
         not at the table sees no hand and may do nothing, like a spectator.
+
+        ``message`` is told as data (games.kit.account): the view carries it in English as
+        ``message`` and as the data itself as ``message_says``, which the server renders in
+        each reader's language in place of the English (app/i18n/accounts.py ``view_in``).
         """
         hands = state.hands
         at_table = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(hands)
@@ -123,6 +128,7 @@ class Engine(Rules[S]):
             "hand": [] if player is None else list(hands[player]),
             "hand_sizes": [len(h) for h in hands],
             "phase": phase,
-            "message": message,
+            "message": render(message),
+            "message_says": message,
             "last": last,
         }

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.kit.account import N_, Told, say, seat
 from games.kit.base import Action, require_legal, top_scorers
-from games.kit.cards import card_name, french_deck, rank_of, shuffled, suit_of
+from games.kit.cards import french_deck, rank_of, shuffled, suit_of
 from games.kit.engine import Engine
 from games.kit.frozen import add_at, evolve, remove_card, thaw
 from games.kit.options import Choice, Flag, IntRange
-from games.kit.phrasing import Phrasing, seat_name
+from games.kit.phrasing import addressed, seat_name
+from games.kit.words import the
 from games.usurp.plays import challenge, free_play, give_in, resolve, turned_award
 from games.usurp.table import (
     ANSWER,
@@ -276,7 +278,7 @@ class UsurpRules(Engine[UsurpState]):
         if pending is not None and pending.seat == seat and last is not None:
             last["card"] = pending.card  # the Uprising's own player sees its card
         common = self.common_view(
-            state, seat, phase=state.phase, message=_message(state, Phrasing(seat)), last=last
+            state, seat, phase=state.phase, message=_message(state, seat), last=last
         )
         return common | {
             "hand_number": state.hand_no,
@@ -414,33 +416,62 @@ def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
     return None
 
 
-def _message(state: UsurpState, you: Phrasing) -> str:
+# The Leading Order by the name the view gives it.
+ORDER_NAMES = {"regal": N_("Regal"), "common": N_("Common")}
+
+
+def _message(state: UsurpState, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
-    up = card_name(state.upcard)
+    up = the(state.upcard)
     turn = state.turn
     if state.phase == OVER:
         won = top_scorers(state.game_points)
         if len(won) == 2:
-            return "The match is over: the Game Points are equal, so it is shared."
-        return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
+            return say(N_("The match is over: the Game Points are equal, so it is shared."))
+        return addressed(
+            viewer, won[0], N_("The match is over: you win."), N_("The match is over: {seat} wins.")
+        )
     if state.phase == ORDER:
-        deals = you.who_does(turn, "deal and declare", "deals and declares")
-        return f"{deals} the Order (regal or common) with the {up} up."
+        return addressed(
+            viewer,
+            turn,
+            N_("You deal and declare the Order (regal or common) with {card} up."),
+            N_("{seat} deals and declares the Order (regal or common) with {card} up."),
+            card=up,
+        )
     if state.phase == USURP_ORDER:
-        chooses = you.who_does(turn, "choose", "chooses", start=False)
-        return f"{you.whose(turn)} Downcard was a Usurp: {chooses} the Order."
+        return addressed(
+            viewer,
+            turn,
+            N_("Your Downcard was a Usurp: you choose the Order."),
+            N_("{seat}'s Downcard was a Usurp: {seat} chooses the Order."),
+        )
     if state.phase == ANSWER:
         assert state.pending is not None
-        return (
-            f"{you.who(state.pending.seat)} played a Downcard on the {up}: "
-            f"{you.who(turn, start=False)} must Give In or Challenge."
-        )
+        player = state.pending.seat
+        if player == viewer:
+            message = N_("You played a Downcard on {card}: {other} must Give In or Challenge.")
+        elif turn == viewer:
+            message = N_("{seat} played a Downcard on {card}: you must Give In or Challenge.")
+        else:
+            message = N_("{seat} played a Downcard on {card}: {other} must Give In or Challenge.")
+        return say(message, seat=seat(player), other=seat(turn), card=up)
     if state.phase == FREE:
-        value = state.table.value(state.upcard)
-        has = you.who_does(turn, "have", "has")
-        return f"{has} the free play after the Sluff Off: any card scores {value}."
-    turn_text = "Your turn" if turn == you.viewer else f"{seat_name(turn)} to play"
-    return f"{turn_text} on the {up} ({state.order.capitalize()})."
+        return addressed(
+            viewer,
+            turn,
+            N_("You have the free play after the Sluff Off: any card scores {value}."),
+            N_("{seat} has the free play after the Sluff Off: any card scores {value}."),
+            value=state.table.value(state.upcard),
+        )
+    return addressed(
+        viewer,
+        turn,
+        N_("Your turn on {card} ({order})."),
+        N_("{seat} to play on {card} ({order})."),
+        card=up,
+        order=say(ORDER_NAMES[state.order]),
+    )
 
 
 RULES = UsurpRules()

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, say, seats
 from games.kit.base import (
     Action,
     IllegalAction,
@@ -36,7 +37,7 @@ from games.kit.cards import shuffled
 from games.kit.engine import Engine
 from games.kit.frozen import Record, evolve, freeze, remove_card, thaw
 from games.kit.options import IntRange
-from games.kit.phrasing import Phrasing, seat_name
+from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played
 from games.wifeswap.families import (
     DECK,
@@ -297,7 +298,7 @@ class WifeSwapRules(Engine[WifeSwapState]):
             state,
             seat,
             phase=phase,
-            message=_message(state, phase, Phrasing(seat)),
+            message=_message(state, phase, seat),
             last=thaw(state.last),
         )
         return common | {
@@ -596,24 +597,36 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
     )
 
 
-def _message(state: WifeSwapState, phase: str, you: Phrasing) -> str:
+def _message(state: WifeSwapState, phase: str, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if phase == "over":
         won = top_scorers(state.totals)
         if len(won) == 1:
-            return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
-        names = " and ".join(you.who(s, start=False) for s in won)
-        return f"The match is over: {names} share the win."
+            return addressed(
+                viewer,
+                won[0],
+                N_("The match is over: you win."),
+                N_("The match is over: {seat} wins."),
+            )
+        if viewer in won:
+            others = [s for s in won if s != viewer]
+            return say(N_("The match is over: you and {seats} share the win."), seats=seats(others))
+        return say(N_("The match is over: {seats} share the win."), seats=seats(won))
     if phase == "arrange":
-        seat = state.arranger
-        whose = "your" if seat == you.viewer else "their"
-        return f"{you.who(seat)} won the trick and may arrange {whose} families or pass."
+        return addressed(
+            viewer,
+            state.arranger,
+            N_("You won the trick and may arrange your families or pass."),
+            N_("{seat} won the trick and may arrange their families or pass."),
+        )
     seat = (state.leader + len(state.trick)) % state.seats
     if not state.trick:
-        return f"{you.who_does(seat, 'lead', 'leads')} the next trick."
-    if seat == you.viewer:
-        return "Your turn to play to the trick."
-    return f"{seat_name(seat)} to play to the trick."
+        return addressed(
+            viewer, seat, N_("You lead the next trick."), N_("{seat} leads the next trick.")
+        )
+    return addressed(
+        viewer, seat, N_("Your turn to play to the trick."), N_("{seat} to play to the trick.")
+    )
 
 
 RULES = WifeSwapRules()

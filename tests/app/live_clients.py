@@ -12,6 +12,7 @@ import orjson
 from websockets.sync.client import ClientConnection, connect
 
 import games
+from app.i18n.accounts import view_in
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
 from tests.games.randomplay import card_codes_in, current_deal
@@ -147,7 +148,7 @@ def check_against_truth(
         for message in connection.states:
             truth = states[message["version"]]
             assert message["seat"] == seat
-            assert message["view"] == rules.view(truth, seat)
+            assert message["view"] == view_in(rules.view(truth, seat), "en")
             shown = card_codes_in(current_deal(rules, message["view"]), deck)
             leaked = shown & rules.hidden_cards(truth, seat)
             assert not leaked, f"seat {seat} was sent cards it may not know: {leaked}"

@@ -1,0 +1,54 @@
+"""A view's message (what is awaited now) reaches each reader in their language: two
+sockets at one table, one asking for Spanish and one for French, each get the view's
+``message`` in their own, seats still named "Seat n" for the client to put names in; the
+review's views speak the request's language.
+
+Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from tests.app.helpers import NewClient, started_room, state_at
+from tests.app.test_accounts import finished_guest_match
+
+
+def test_each_socket_at_a_cupid_table_reads_the_views_message_in_its_language(
+    new_client: NewClient,
+) -> None:
+    ann, bob, cat = new_client("Ann"), new_client("Bob"), new_client("Cat")
+    room = started_room(ann, [bob], game="cupid")
+    rid = room["id"]
+    with (
+        ann.websocket_connect(f"/ws/rooms/{rid}?lang=es") as ann_ws,
+        bob.websocket_connect(f"/ws/rooms/{rid}?lang=fr") as bob_ws,
+        cat.websocket_connect(f"/ws/rooms/{rid}") as cat_ws,
+    ):
+        views = {
+            name: state_at(ws, 0)["view"]
+            for name, ws in (("ann", ann_ws), ("bob", bob_ws), ("cat", cat_ws))
+        }
+    dealer = views["cat"]["dealer"]
+    token = f"Seat {dealer + 1}"
+    assert views["cat"]["message"] == f"Round 1: {token} deals and leads."
+    spanish, french = views["ann"]["message"], views["bob"]["message"]
+    if views["ann"]["seat"] == dealer:
+        assert spanish == "Ronda 1: repartes y sales tú."
+        assert french == f"Manche 1 : {token} distribue et entame."
+    else:
+        assert spanish == f"Ronda 1: {token} reparte y sale."
+        assert french == "Manche 1 : tu distribues et tu entames."
+    # The wire carries the words, not the data they were told from.
+    assert all("message_says" not in view for view in views.values())
+
+
+def test_the_reviews_views_speak_the_requests_language(new_client: NewClient) -> None:
+    ann = new_client("Ann")
+    match_id = finished_guest_match(ann)
+    review = f"/api/matches/{match_id}/review"
+    english = [f["view"]["message"] for f in ann.get(review).json()["frames"]]
+    frames = ann.get(review, headers={"Accept-Language": "fr"}).json()["frames"]
+    french = [f["view"]["message"] for f in frames]
+    assert len(french) == len(english)
+    assert english[0].startswith("Hand 1: ") and french[0].startswith("Main 1 : ")
+    assert all(" the " not in text for text in french), french
+    assert all("message_says" not in f["view"] for f in frames)

@@ -1,0 +1,78 @@
+"""The views' messages (what is awaited now) in Spanish and French: every view of whole
+seeded matches of every game, for every seat and a spectator, is told through the ``games``
+catalogue with every message translated, every placeholder filled and no English left; its
+English rendering is the view's own ``message``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import games
+from app.i18n.accounts import view_in
+from games.kit.account import render
+from tests.games.randomplay import all_games, random_match, seat_counts
+from tests.games.test_accounts_in_languages import NAMES, Checked
+
+# English words a view's message could leave behind were a message not translated.
+ENGLISH = re.compile(
+    r"\b(the|You|Your|you|your|play|plays|lead|leads|trick|turn|Seat|and|of|to|Hand|Round"
+    r"|wins?|over|deals?|must|share|Downcard|Order|Regal|Common|free|won|took|reached)\b"
+)
+
+
+def _viewers(seats: int) -> list[int | None]:
+    return [*range(seats), None]
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+@pytest.mark.parametrize("name", all_games())
+def test_every_view_message_of_a_whole_match_is_told_in_the_language(
+    name: str, language: str
+) -> None:
+    rules = games.get(name)
+    checked = Checked(language)
+    seen = 0
+    for seats in seat_counts(rules):
+        played = random_match(rules, seats, seed=43)
+        for step, state in enumerate(played.states):
+            for viewer in _viewers(seats):
+                view = rules.view(state, viewer)
+                says = view["message_says"]
+                assert render(says) == view["message"], (name, step, viewer)
+                text = render(says, checked, lambda s: NAMES[s])
+                assert text and text[0].isupper() and text.endswith("."), text
+                assert "{" not in text and "}" not in text, text
+                found = ENGLISH.search(text)
+                assert found is None, f"{name} step {step}: English {found.group(0)!r} in {text!r}"
+                seen += 1
+    assert seen
+
+
+def test_a_view_goes_out_with_its_message_in_the_readers_language() -> None:
+    rules = games.get("cupid")
+    state = rules.new_game(2, 5, None, None)
+    seat = rules.to_act(state)[0]
+    view = rules.view(state, seat)
+    assert view["message"].startswith("Round 1: ")
+    spanish, french = view_in(view, "es"), view_in(view, "fr")
+    assert "message_says" not in spanish and "message_says" not in french
+    assert spanish["message"].startswith("Ronda 1: ")
+    assert french["message"].startswith("Manche 1 : ")
+    # Everything else is the view itself; English is the view's own message.
+    assert {**spanish, "message": view["message"]} == {
+        k: v for k, v in view.items() if k != "message_says"
+    }
+    assert view_in(view, "en")["message"] == view["message"]
+
+
+def test_a_tie_of_three_is_listed_as_each_language_lists() -> None:
+    from games.kit.account import N_, say, seats
+
+    told = say(N_("The match is over: {seats} share the win."), seats=seats([0, 2, 3]))
+    assert render(told) == "The match is over: Seat 1, Seat 3 and Seat 4 share the win."
+    spanish = render(told, Checked("es"))
+    assert "Seat 1, Seat 3 y Seat 4 comparten" in spanish
+    french = render(told, Checked("fr"))
+    assert "Seat 1, Seat 3 et Seat 4 se partagent" in french
