@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.i18n.catalogues import words
+from app.refusal import Refusal
 from games.kit.account import Told, render, seat_token
 
 
@@ -46,3 +47,11 @@ def view_in(view: Mapping[str, Any], language: str) -> dict[str, Any]:
     if "message_says" in view:
         shown["message"] = account_text(view["message_says"], language)
     return shown
+
+
+def refusal_text(refusal: Refusal, language: str) -> str:
+    """A refusal's sentence for a reader of ``language``: a game's reason for refusing a
+    move in that language, any other the refusal's own message."""
+    if refusal.says is None:
+        return refusal.message
+    return account_text(refusal.says, language)

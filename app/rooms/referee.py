@@ -243,7 +243,7 @@ class Referee:
             try:
                 new_state = room.rules.apply(room.state, seat, action)
             except IllegalAction as error:
-                raise Refusal("illegal_action", str(error)) from None
+                raise Refusal("illegal_action", str(error), says=error.says) from None
             over = room.rules.is_over(new_state)
             result = (room.rules.scores(new_state), room.rules.winners(new_state)) if over else None
             seq = room.version + 1
@@ -433,5 +433,5 @@ class Referee:
                 return room.rules.preview(room.state, seat, action)
             room.rules.apply(room.state, seat, action)
         except IllegalAction as error:
-            raise Refusal("illegal_action", str(error)) from None
+            raise Refusal("illegal_action", str(error), says=error.says) from None
         return {}

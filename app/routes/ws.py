@@ -37,6 +37,7 @@ from app.http.schemas import (
     ReadWatchersMessage,
     RematchMessage,
 )
+from app.i18n.accounts import refusal_text
 from app.i18n.requests import request_language
 from app.limits.buckets import TokenBucket
 from app.observability.context import person
@@ -82,16 +83,21 @@ def describe_validation(error: ValidationError) -> str:
 
 
 def preview_reply(
-    rooms: Rooms, room: LiveRoom, user_id: str | None, message: PreviewMessage
+    rooms: Rooms,
+    room: LiveRoom,
+    user_id: str | None,
+    message: PreviewMessage,
+    language: str,
 ) -> str:
-    """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
+    """The answer to a preview: a refusal is an answer too (``ok: false``), not an error;
+    a game's reason for it in ``language``, the socket's."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
     try:
         result = rooms.preview(
             room, user_id=user_id, version=message.version, action=message.action
         )
     except Refusal as error:
-        reply.update(ok=False, code=error.code, message=error.message)
+        reply.update(ok=False, code=error.code, message=refusal_text(error, language))
     else:
         reply.update(ok=True, result=result)
     return orjson.dumps(reply).decode()
@@ -103,7 +109,7 @@ async def answer(connection: Connection, work: Awaitable[None], about: str | Non
     try:
         await work
     except Refusal as error:
-        connection.reply(error_message(error.code, error.message, about))
+        connection.reply(error_message(error.code, refusal_text(error, connection.language), about))
     except Exception as error:
         if not is_outage(error):
             raise
@@ -315,7 +321,7 @@ async def serve(
         if isinstance(parsed, PingMessage):
             connection.reply('{"type":"pong"}')
         elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
-            connection.reply(preview_reply(rooms, room, user_id, parsed))
+            connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
         elif connection.restarting:
             # The process is stopping (app/departure.py): nothing new is taken; the socket
             # is about to close with SERVICE_RESTART, and the client sends it again then.

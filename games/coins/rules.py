@@ -203,14 +203,14 @@ class CoinsRules(Engine[CoinsState]):
         # No obligation to follow suit: any card in hand may be played.
         return [{"type": "play", "card": card} for card in state.hands[seat]]
 
-    def _explain(self, state: CoinsState, seat: int, action: Action) -> str | None:
+    def _explain(self, state: CoinsState, seat: int, action: Action) -> Told | None:
         if action.get("type") != "play":
             return None
         if set(action) != {"type", "card"}:
             return "A play names one card and nothing else."
         card = action.get("card")
         if isinstance(card, str) and card in DECK:
-            return f"You do not hold {card}."
+            return say(N_("You do not hold {card}."), card=card)
         return f"{card!r} is not a card of the Spanish deck."
 
     # --- the verbs --------------------------------------------------------------------

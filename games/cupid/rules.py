@@ -249,20 +249,22 @@ class CupidRules(Engine[CupidState]):
             return [{"type": "draw", "source": source} for source in SOURCES]
         return [{"type": "play", "card": card} for card in state.hands[seat]]
 
-    def _explain(self, state: CupidState, seat: int, action: Action) -> str | None:
+    def _explain(self, state: CupidState, seat: int, action: Action) -> Told | None:
         kind = action.get("type")
         if state.phase == "draw":
             if kind == "draw":
                 return "Draw from the stock or take the turn-up: source 'stock' or 'turnup'."
-            return "You won the trick: first draw a card (the stock's top card or the turn-up)."
+            return say(
+                N_("You won the trick: first draw a card (the stock's top card or the turn-up).")
+            )
         if kind == "draw":
-            return "There is nothing to draw now: play a card."
+            return say(N_("There is nothing to draw now: play a card."))
         if kind == "play":
             card = action.get("card")
             if set(action) != {"type", "card"}:
                 return "A play names one card and nothing else."
             if isinstance(card, str) and card in POSITION:
-                return f"You do not hold {card}."
+                return say(N_("You do not hold {card}."), card=card)
             return f"{card!r} is not a Cupid card."
         return None
 

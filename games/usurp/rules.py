@@ -20,12 +20,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.kit.account import N_, Told, say, seat
+from games.kit.account import seat as seat_ref
+from games.kit.account import suit as suit_ref
 from games.kit.base import Action, require_legal, top_scorers
 from games.kit.cards import french_deck, rank_of, shuffled, suit_of
 from games.kit.engine import Engine
 from games.kit.frozen import add_at, evolve, remove_card, thaw
 from games.kit.options import Choice, Flag, IntRange
-from games.kit.phrasing import addressed, seat_name
+from games.kit.phrasing import addressed
 from games.kit.words import the
 from games.usurp.plays import challenge, free_play, give_in, resolve, turned_award
 from games.usurp.table import (
@@ -39,7 +41,6 @@ from games.usurp.table import (
     PLAY,
     POINT_TABLES,
     SEATS,
-    SUIT_WORDS,
     USURP_ORDER,
     Downcard,
     HandResult,
@@ -377,42 +378,51 @@ def _hand_summary(result: HandResult, table: PointTable) -> dict[str, Any]:
 # --- words for players ---------------------------------------------------------------------
 
 
-def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
+def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> Told | None:
     """Why a refused action is wrong, in a sentence a player understands."""
     kind = act.get("type")
     if state.phase in (ORDER, USURP_ORDER):
         if kind == "order":
             return "The Order must be 'regal' or 'common'."
-        return "First choose the Order: regal (high wins) or common (low wins)."
+        return say(N_("First choose the Order: regal (high wins) or common (low wins)."))
     if state.phase == ANSWER:
-        return f"{seat_name(1 - seat)} played a Downcard: answer with give_in or challenge."
+        return say(
+            N_("{seat} played a Downcard: answer with Give In or Challenge."),
+            seat=seat_ref(1 - seat),
+        )
     if "card" not in act:
         return None
     card = act["card"]
     hand = state.hands[seat]
     if not isinstance(card, str) or card not in hand:
-        return "You do not hold that card."
+        return say(N_("You do not hold that card."))
     up = state.upcard
-    suit = SUIT_WORDS[suit_of(up)]
+    suit = suit_ref(suit_of(up), "french")
     if state.phase == FREE:
         if kind != "free_play":
-            return "After the Sluff Off you have the free play: play any card face up (free_play)."
+            return say(N_("After the Sluff Off you have the free play: play any card face up."))
         return None
     if kind == "free_play":
-        return "There is no free play now: Score, Usurp, Sluff Off or Uprise."
+        return say(N_("There is no free play now: Score, Usurp, Sluff Off or Uprise."))
     if kind == "score" and suit_of(card) != suit_of(up):
-        return f"To Score you must play a card of {suit}, the Upcard's suit."
+        return say(N_("To Score you must play a card of {suit}, the Upcard's suit."), suit=suit)
     if kind == "usurp":
         if rank_of(card) != rank_of(up):
-            return f"To Usurp you must play a card of the Upcard's rank ({rank_of(up)})."
+            return say(
+                N_("To Usurp you must play a card of the Upcard's rank ({rank})."),
+                rank=rank_of(up),
+            )
         return "A Usurp names the Order after it: 'regal' or 'common'."
     if kind == "sluff":
         if suit_of(card) == suit_of(up):
-            return "That card follows suit: play it as a Score."
+            return say(N_("That card follows suit: play it as a Score."))
         if rank_of(card) == rank_of(up):
-            return "That card has the Upcard's rank: play it as a Usurp."
+            return say(N_("That card has the Upcard's rank: play it as a Usurp."))
         if holds_suit(hand, suit_of(up)):
-            return f"You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."
+            return say(
+                N_("You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."),
+                suit=suit,
+            )
     return None
 
 

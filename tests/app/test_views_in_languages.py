@@ -8,7 +8,7 @@ Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL
 
 from __future__ import annotations
 
-from tests.app.helpers import NewClient, started_room, state_at
+from tests.app.helpers import NewClient, next_of, started_room, state_at
 from tests.app.test_accounts import finished_guest_match
 
 
@@ -36,7 +36,7 @@ def test_each_socket_at_a_cupid_table_reads_the_views_message_in_its_language(
         assert french == f"Manche 1 : {token} distribue et entame."
     else:
         assert spanish == f"Ronda 1: {token} reparte y sale."
-        assert french == "Manche 1 : tu distribues et tu entames."
+        assert french == "Manche 1 : vous distribuez et vous entamez."
     # The wire carries the words, not the data they were told from.
     assert all("message_says" not in view for view in views.values())
 
@@ -52,3 +52,29 @@ def test_the_reviews_views_speak_the_requests_language(new_client: NewClient) ->
     assert english[0].startswith("Hand 1: ") and french[0].startswith("Main 1 : ")
     assert all(" the " not in text for text in french), french
     assert all("message_says" not in f["view"] for f in frames)
+
+
+def test_a_refused_move_is_explained_in_the_sockets_language(new_client: NewClient) -> None:
+    ann, bob = new_client("Ann"), new_client("Bob")
+    room = started_room(ann, [bob], game="cupid")
+    rid = room["id"]
+    with (
+        ann.websocket_connect(f"/ws/rooms/{rid}?lang=es") as ann_ws,
+        bob.websocket_connect(f"/ws/rooms/{rid}?lang=fr") as bob_ws,
+    ):
+        states = {ws: state_at(ws, 0) for ws in (ann_ws, bob_ws)}
+        mover_ws = (
+            ann_ws if states[ann_ws]["view"]["to_act"] == [states[ann_ws]["seat"]] else bob_ws
+        )
+        other_ws = bob_ws if mover_ws is ann_ws else ann_ws
+        # A card of the game the mover does not hold: the other player holds it.
+        card = states[other_ws]["view"]["hand"][0]
+        action = {"type": "play", "card": card}
+        mover_ws.send_json({"type": "act", "version": 0, "action": action})
+        refused = next_of(mover_ws, "error")
+        mover_ws.send_json({"type": "preview", "version": 0, "action": action})
+        previewed = next_of(mover_ws, "preview")
+    spanish = mover_ws is ann_ws
+    expected = f"No tienes {card}." if spanish else f"Vous n'avez pas {card}."
+    assert refused["code"] == "illegal_action" and refused["message"] == expected
+    assert previewed["ok"] is False and previewed["message"] == expected

@@ -1,16 +1,21 @@
-"""The views' messages (what is awaited now) in Spanish and French: every view of whole
-seeded matches of every game, for every seat and a spectator, is told through the ``games``
-catalogue with every message translated, every placeholder filled and no English left; its
-English rendering is the view's own ``message``."""
+"""The views' messages (what is awaited now) and the reasons a move is refused, in Spanish
+and French: every view of whole seeded matches of every game, for every seat and a
+spectator, and every refusal of the moves a player might try along them, is told through
+the ``games`` catalogue with every message translated, every placeholder filled and no
+English left; its English rendering is the view's own ``message``, the refusal's own
+sentence."""
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 
 import pytest
 
 import games
 from app.i18n.accounts import view_in
+from games import IllegalAction
 from games.kit.account import render
 from tests.games.randomplay import all_games, random_match, seat_counts
 from tests.games.test_accounts_in_languages import NAMES, Checked
@@ -76,3 +81,68 @@ def test_a_tie_of_three_is_listed_as_each_language_lists() -> None:
     assert "Seat 1, Seat 3 y Seat 4 comparten" in spanish
     french = render(told, Checked("fr"))
     assert "Seat 1, Seat 3 et Seat 4 se partagent" in french
+
+
+KINDS = (
+    "play",
+    "draw",
+    "gift",
+    "graveyard",
+    "order",
+    "score",
+    "usurp",
+    "sluff",
+    "uprise",
+    "free_play",
+    "give_in",
+    "challenge",
+    "pass",
+)
+
+
+def _attempts(rules: Any, state: Any, seat: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Actions a player might try at ``state``, most of them refused: each kind of move
+    with a card of their hand and one they do not hold, and for Royal Wife-Swap families
+    made of cards picked at random."""
+    hand = list(rules.view(state, seat)["hand"])
+    deck = list(rules.deck(len(rules.scores(state)), rules.default_options()))
+    cards = [*rng.sample(hand, min(2, len(hand))), rng.choice(deck)]
+    tried: list[dict[str, Any]] = []
+    for kind in KINDS:
+        tried.append({"type": kind})
+        tried += [{"type": kind, "card": card} for card in cards]
+    tried.append({"type": "draw", "source": "stock"})
+    tried.append({"type": "usurp", "card": cards[0], "order": "regal"})
+    if rules.name == "wifeswap":
+        pool = [*hand, *(c for _, c in state.trick)]
+        for _ in range(6):
+            family = rng.sample(pool, min(len(pool), rng.randint(1, 4)))
+            orphans = rng.sample(pool, 1) if pool and rng.random() < 0.3 else []
+            tried.append({"type": "arrange", "families": [family], "orphans": orphans})
+    return tried
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+@pytest.mark.parametrize("name", all_games())
+def test_every_reason_a_move_is_refused_is_told_in_the_language(name: str, language: str) -> None:
+    rules = games.get(name)
+    checked = Checked(language)
+    rng = random.Random(47)
+    told = 0
+    for seats in seat_counts(rules):
+        played = random_match(rules, seats, seed=47)
+        for state in played.states[::3]:
+            for seat in range(seats):
+                for action in _attempts(rules, state, seat, rng):
+                    try:
+                        rules.apply(state, seat, action)
+                    except IllegalAction as refused:
+                        if refused.says is None:
+                            continue  # a program's mistake, said in English as the protocol is
+                        assert render(refused.says) == str(refused)
+                        text = render(refused.says, checked, lambda s: NAMES[s])
+                        assert "{" not in text and "}" not in text, text
+                        found = ENGLISH.search(text)
+                        assert found is None, f"{name}: English {found.group(0)!r} in {text!r}"
+                        told += 1
+    assert told
