@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from app.i18n.accounts import told_in, view_in
+from app.i18n.accounts import account_text, told_in, view_in
 from app.i18n.languages import DEFAULT
 from app.rooms.notifier import Presence
 from app.rooms.pace import awaited_people, is_turn_based
@@ -57,9 +57,12 @@ def seat_deadlines(room: LiveRoom) -> list[float | None]:
     return [d if s in awaited else None for s, d in enumerate(clocks.deadlines)]
 
 
-def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
+def describe(
+    room: LiveRoom, presence: Presence, grace: float, language: str = DEFAULT
+) -> dict[str, Any]:
     """The public description of a room (GET /api/rooms/{id}, the ``room`` message);
-    ``grace`` is the absence grace in seconds."""
+    ``grace`` is the absence grace in seconds; the table's options are worded in
+    ``language``."""
     connected = presence.connected_seats(room.id)
     deadlines = seat_deadlines(room)
     return {
@@ -82,7 +85,9 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
             for i, h in enumerate(room.seats)
         ],
         "options": room.options,
-        "options_text": room.rules.options_text(room.options),
+        "options_text": [
+            account_text(line, language) for line in room.rules.options_says(room.options)
+        ],
         "visibility": room.visibility,
         "rated": room.rated,
         "status": room.status,
@@ -156,7 +161,9 @@ def pending(
     """
     out: list[tuple[str, str]] = []
     if sent.meta_version != room.meta_version:
-        text = _cached(room, "room", lambda: room_message(room, presence, grace))
+        text = _cached(
+            room, ("room", language), lambda: room_message(room, presence, grace, language)
+        )
         out.append(("room", with_now(text, now)))
     clocks = room.turn_clocks
     # The clocks are compared by identity first: a change that leaves them alone keeps the
@@ -174,5 +181,7 @@ def pending(
     return out, Sent(room.meta_version, version, seat, clocks)
 
 
-def room_message(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
-    return {"type": "room", "room": describe(room, presence, grace)}
+def room_message(
+    room: LiveRoom, presence: Presence, grace: float, language: str = DEFAULT
+) -> dict[str, Any]:
+    return {"type": "room", "room": describe(room, presence, grace, language)}

@@ -150,7 +150,7 @@ class CoinsRules(Engine[CoinsState]):
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    table_options = (Choice("target", "Points to win", DEFAULT_TARGET, TARGETS),)
+    table_options = (Choice("target", N_("Points to win"), DEFAULT_TARGET, TARGETS),)
 
     # --- setup ------------------------------------------------------------------------
 

@@ -186,7 +186,9 @@ class CupidRules(Engine[CupidState]):
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    table_options = (IntRange("target", "Points to win", DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),)
+    table_options = (
+        IntRange("target", N_("Points to win"), DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),
+    )
 
     # --- setup ------------------------------------------------------------------------
 

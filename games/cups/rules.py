@@ -218,10 +218,26 @@ class CupsRules(Engine[CupsState]):
     max_seats = 6
     lower_scores_win = True  # scores are cards left
     table_options = (
-        Flag("cups_aside", "Played Cups go to a side pile", False),
-        Flag("sit_out", "Empty-handed players sit out (children's game)", False),
-        Choice("shortfall", "Drawing from a short stack", "forgiven", SHORTFALLS),
-        Choice("graveyard_counts", "Graveyard cards count", "single", GRAVEYARD_COUNTS),
+        Flag("cups_aside", N_("Played Cups go to a side pile"), False),
+        Flag("sit_out", N_("Empty-handed players sit out (children's game)"), False),
+        Choice(
+            "shortfall",
+            N_("Drawing from a short stack"),
+            "forgiven",
+            SHORTFALLS,
+            names=(
+                ("forgiven", N_("forgiven")),
+                ("democratic_league", N_("democratic league")),
+                ("magellan", N_("magellan")),
+            ),
+        ),
+        Choice(
+            "graveyard_counts",
+            N_("Graveyard cards count"),
+            "single",
+            GRAVEYARD_COUNTS,
+            names=(("single", N_("single")), ("double", N_("double")), ("none", N_("none"))),
+        ),
     )
 
     def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:

@@ -73,6 +73,10 @@ class Rules(Protocol[S]):
         100"), in the game's order; options for one match only (``dealer``) left out."""
         ...
 
+    def options_says(self, options: Mapping[str, Any]) -> list[Told]:
+        """``options_text`` told as data (games.kit.account), for each reader's language."""
+        ...
+
     def new_game(
         self,
         seats: int,

@@ -19,7 +19,7 @@ from games.kit.account import Told, render
 from games.kit.base import Rules, check_dealer, check_deck, check_seats
 from games.kit.cards import rng_for, shuffled
 from games.kit.frozen import Hands
-from games.kit.options import Option, defaults, described, schema, settle
+from games.kit.options import Option, defaults, described, schema, settle, told
 
 
 class Dealt(Protocol):
@@ -63,6 +63,9 @@ class Engine(Rules[S]):
 
     def options_text(self, options: Mapping[str, Any]) -> list[str]:
         return described(self.table_options, options)
+
+    def options_says(self, options: Mapping[str, Any]) -> list[Told]:
+        return told(self.table_options, options)
 
     def choose_dealer(self, rng: random.Random, seats: int) -> int:
         """The first dealer when no ``dealer`` option fixes it: by default a seat at random.

@@ -64,15 +64,21 @@ class UsurpRules(Engine[UsurpState]):
     lower_scores_win = False
     reserve_opening_counters = False  # only a first-dealer draw actually made takes a counter
     table_options = (
-        IntRange("game_points", "Game Points to win the match", 3, 1, 8),
-        Choice("points", "Point table", "standard", tuple(POINT_TABLES)),
+        IntRange("game_points", N_("Game Points to win the match"), 3, 1, 8),
+        Choice(
+            "points",
+            N_("Point table"),
+            "standard",
+            tuple(POINT_TABLES),
+            names=(("standard", N_("standard")), ("alternative", N_("alternative"))),
+        ),
         # Usurp's refusal has always listed the two values.
         Flag(
             "reveal_pile",
-            "Reveal pile (turn a Stock card after each turn)",
+            N_("Reveal pile (turn a Stock card after each turn)"),
             False,
             expected="one of False, True",
-            caption="Reveal pile",
+            caption=N_("Reveal pile"),
         ),
     )
     past_deal_keys = ("hand_summary",)

@@ -130,15 +130,15 @@ class WifeSwapRules(Engine[WifeSwapState]):
     max_seats = 5
     lower_scores_win = False
     table_options = (
-        IntRange("target", "Play to this many points", 500, 50, 5000),
+        IntRange("target", N_("Play to this many points"), 500, 50, 5000),
         IntRange(
             "rounds",
-            "Fixed number of rounds (0: play to the target)",
+            N_("Fixed number of rounds (0: play to the target)"),
             0,
             0,
             ROUND_CAP,
-            caption="Rounds",
-            names=((0, "no fixed number"),),
+            caption=N_("Rounds"),
+            names=((0, N_("no fixed number")),),
         ),
     )
 

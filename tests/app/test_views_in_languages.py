@@ -78,3 +78,17 @@ def test_a_refused_move_is_explained_in_the_sockets_language(new_client: NewClie
     expected = f"No tienes {card}." if spanish else f"Vous n'avez pas {card}."
     assert refused["code"] == "illegal_action" and refused["message"] == expected
     assert previewed["ok"] is False and previewed["message"] == expected
+
+
+def test_each_socket_reads_the_tables_options_in_its_language(new_client: NewClient) -> None:
+    ann, bob = new_client("Ann"), new_client("Bob")
+    room = started_room(ann, [bob], game="cupid", options={"target": 50})
+    assert room["options_text"] == ["Points to win: 50"]
+    with (
+        ann.websocket_connect(f"/ws/rooms/{room['id']}?lang=es") as ann_ws,
+        bob.websocket_connect(f"/ws/rooms/{room['id']}?lang=fr") as bob_ws,
+    ):
+        spanish = next_of(ann_ws, "room")["room"]["options_text"]
+        french = next_of(bob_ws, "room")["room"]["options_text"]
+    assert spanish == ["Puntos para ganar: 50"]
+    assert french == ["Points pour gagner : 50"]

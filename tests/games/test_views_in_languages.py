@@ -17,7 +17,7 @@ import games
 from app.i18n.accounts import view_in
 from games import IllegalAction
 from games.kit.account import render
-from tests.games.randomplay import all_games, random_match, seat_counts
+from tests.games.randomplay import all_games, option_combinations, random_match, seat_counts
 from tests.games.test_accounts_in_languages import NAMES, Checked
 
 # English words a view's message could leave behind were a message not translated.
@@ -146,3 +146,49 @@ def test_every_reason_a_move_is_refused_is_told_in_the_language(name: str, langu
                         assert found is None, f"{name}: English {found.group(0)!r} in {text!r}"
                         told += 1
     assert told
+
+
+OPTION_ENGLISH = re.compile(r"\b(yes|to win|Graveyard|Played|Reveal|Point table|Rounds)\b")
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+@pytest.mark.parametrize("name", all_games())
+def test_a_games_presentation_and_options_are_told_in_the_language(
+    name: str, language: str
+) -> None:
+    rules = games.get(name)
+    checked = Checked(language)
+    presentation = games.game(name).presentation
+    for text in (presentation.blurb, *(t for step in presentation.walkthrough for t in step)):
+        assert checked.gettext(text) != text, text
+    for combo in option_combinations(rules):
+        options = {**rules.default_options(), **combo}
+        lines = rules.options_says(options)
+        assert [render(line) for line in lines] == rules.options_text(options)
+        for line in lines:
+            text = render(line, checked)
+            assert "{" not in text and "}" not in text, text
+            assert not re.search(r"\b(yes|to win|Graveyard|Played|Reveal|Point table)\b", text), (
+                text
+            )
+
+
+def test_the_tables_walkthrough_and_options_speak_the_readers_language() -> None:
+    from app.routes.guide import table_guide
+
+    steps = table_guide("cupid", "es")["walkthrough"]
+    assert steps[0]["title"] == "Cupid" and steps[0]["text"].startswith("Un duelo de bazas")
+    assert steps[1] == {
+        "title": "El objetivo",
+        "text": "Dos jugadores compiten por llegar antes a la puntuación objetivo; en cada "
+        "baza, cada uno juega una carta.",
+    }
+    assert table_guide("cupid")["walkthrough"][1]["title"] == "The aim"
+    cups = games.get("cups")
+    says = cups.options_says({**cups.default_options(), "sit_out": True})
+    assert [render(line, Checked("fr")) for line in says] == [
+        "Les Coupes jouées vont sur une pile à part : non",
+        "Les joueurs sans cartes restent à l'écart (jeu des enfants) : oui",
+        "Piocher dans une pioche trop petite : pardonné",
+        "Valeur des cartes du cimetière : simple",
+    ]
