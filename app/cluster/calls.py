@@ -63,7 +63,9 @@ class Calls:
         if reply["ok"]:
             answer.set_result(reply["result"])
         else:
-            answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
+            answer.set_exception(
+                Refusal(reply["code"], reply["message"], reply["status"], says=reply.get("says"))
+            )
 
     def owner_left(self, process_id: str) -> None:
         """``process_id`` handed its rooms over: whatever it did, its answers and notices

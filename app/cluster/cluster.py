@@ -369,7 +369,13 @@ class Cluster:
                     raise not_owner()
                 result = await self.rooms.run_here(room, request["verb"], request["args"])
         except Refusal as error:
-            reply.update(ok=False, code=error.code, message=error.message, status=error.status)
+            reply.update(
+                ok=False,
+                code=error.code,
+                message=error.message,
+                status=error.status,
+                says=error.says,  # a game's reason, for the asker to word in its reader's language
+            )
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
             down = unavailable()

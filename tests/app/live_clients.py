@@ -29,11 +29,14 @@ class Seat:
         self.ws: ClientConnection | None = None
         self.states: list[dict[str, Any]] = []
 
-    def connect(self, room_id: str) -> None:
+    def connect(self, room_id: str, query: str = "") -> None:
+        """Open the room's socket; ``query`` is added to its address (``?lang=es``)."""
         cookie = self.http.cookies.get("parlour_session")
         headers = {"Cookie": f"parlour_session={cookie}"} if cookie else {}
         self.ws = connect(
-            f"{self.server.ws_url}/ws/rooms/{room_id}", additional_headers=headers, legacy=True
+            f"{self.server.ws_url}/ws/rooms/{room_id}{query}",
+            additional_headers=headers,
+            legacy=True,
         )
 
     def receive(self) -> dict[str, Any]:
