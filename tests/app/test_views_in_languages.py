@@ -1,7 +1,7 @@
 """A view's message (what is awaited now) reaches each reader in their language: two
 sockets at one table, one asking for Spanish and one for French, each get the view's
 ``message`` in their own, seats still named "Seat n" for the client to put names in; the
-review's views speak the request's language.
+review's views and options speak the request's language.
 
 Each test runs on SQLite and, where TEST_DATABASE_URL is set (CI), on PostgreSQL.
 """
@@ -52,6 +52,10 @@ def test_the_reviews_views_speak_the_requests_language(new_client: NewClient) ->
     assert english[0].startswith("Hand 1: ") and french[0].startswith("Main 1 : ")
     assert all(" the " not in text for text in french), french
     assert all("message_says" not in f["view"] for f in frames)
+    # The record's options too.
+    record = ann.get(review, headers={"Accept-Language": "fr"}).json()["match"]
+    assert record["options_text"] == ["Points pour gagner : 10"]
+    assert ann.get(review).json()["match"]["options_text"] == ["Points to win: 10"]
 
 
 def test_a_refused_move_is_explained_in_the_sockets_language(new_client: NewClient) -> None:
