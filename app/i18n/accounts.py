@@ -31,11 +31,6 @@ def account_text(says: Told, language: str, names: Sequence[str] | None = None) 
     return render(says, words(language, "games"), name)
 
 
-def game_text(message: str, language: str) -> str:
-    """One of the games' own texts (a presentation's, marked with ``N_``) in ``language``."""
-    return words(language, "games").gettext(message)
-
-
 def told_in(account: Mapping[str, Any], language: str) -> dict[str, Any]:
     """An account as the wire carries it to a reader of ``language``: its ``text`` in that
     language, and without the data it was rendered from (``says``)."""

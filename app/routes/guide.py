@@ -6,8 +6,7 @@
   "Uprise", "text": "Play any card face down…"}}``. The table shows it beside every button
   that takes that action.
 - The first-match walkthrough: the game's presentation (games/<game>/presentation.py), its
-  lobby sentence first and then its steps, in the reader's language (the ``games``
-  catalogue).
+  lobby sentence first and then its steps.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import games
-from app.i18n.accounts import game_text
 from app.i18n.languages import DEFAULT
 from app.rules_texts import rules_path
 
@@ -57,9 +55,6 @@ def table_guide(game: str, language: str = DEFAULT) -> dict[str, Any]:
     """The room page's ``guide``: ``actions`` (the help on each action type) and
     ``walkthrough`` (``[{"title", "text"}]``, the game's lobby sentence first)."""
     presentation = games.game(game).presentation
-    steps = [{"title": games.get(game).title, "text": game_text(presentation.blurb, language)}]
-    steps += [
-        {"title": game_text(title, language), "text": game_text(text, language)}
-        for title, text in presentation.walkthrough
-    ]
+    steps = [{"title": games.get(game).title, "text": presentation.blurb}]
+    steps += [{"title": title, "text": text} for title, text in presentation.walkthrough]
     return {"actions": action_help(game, language), "walkthrough": steps}

@@ -3,30 +3,25 @@ and the walkthrough of a first match."""
 
 from __future__ import annotations
 
-from games.kit.account import N_
 from games.kit.game import Presentation
 
 PRESENTATION = Presentation(
     pack="tarot",
     blurb=(
-        N_(
-            "Shed your hand with the tarot's minor arcana: beat the active card, make your "
-            "rivals draw, reverse the play, and give gifts with an Ace."
-        )
+        "Shed your hand with the tarot's minor arcana: beat the active card, make your "
+        "rivals draw, reverse the play, and give gifts with an Ace."
     ),
     walkthrough=(
-        (N_("The aim"), N_("Get rid of every card you hold: the fewest cards at the end wins.")),
+        ("The aim", "Get rid of every card you hold: the fewest cards at the end wins."),
         (
-            N_("Your turn"),
-            N_(
-                "On a Coin, Sword or Wand play a higher card of its suit or its Ace, a card of "
-                "another suit but Cups (then draw its value), or the Cup of the same value."
-            ),
+            "Your turn",
+            "On a Coin, Sword or Wand play a higher card of its suit or its Ace, a card of "
+            "another suit but Cups (then draw its value), or the Cup of the same value.",
         ),
-        (N_("Cups"), N_("On an active Cup play any card but a Cup; then play reverses.")),
+        ("Cups", "On an active Cup play any card but a Cup; then play reverses."),
         (
-            N_("Stuck?"),
-            N_("When you cannot play, lay your whole hand as a graveyard and draw as many cards."),
+            "Stuck?",
+            "When you cannot play, lay your whole hand as a graveyard and draw as many cards.",
         ),
     ),
 )

@@ -75,9 +75,7 @@ class Presentation:
     ``pack`` is the drawing of the cards (``french``, ``spanish`` or ``tarot``); ``blurb``
     is one sentence for the lobby (the full rules are docs/rules/<name>.md). ``walkthrough``
     is the first-match walkthrough the table offers a newcomer: its steps in order, each a
-    heading and a sentence or two. Every text is in English and marked with ``N_``: a message
-    id of the ``games`` catalogue, which the server translates for its reader
-    (app/i18n/accounts.py ``game_text``).
+    heading and a sentence or two.
     """
 
     pack: Pack

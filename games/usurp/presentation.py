@@ -3,39 +3,32 @@ and the walkthrough of a first match."""
 
 from __future__ import annotations
 
-from games.kit.account import N_
 from games.kit.game import Presentation
 
 PRESENTATION = Presentation(
     pack="french",
     blurb=(
-        N_(
-            "A duel of bluffs: play by the Order, rise face down with an Uprise, and "
-            "dare your opponent to Challenge or Give In."
-        )
+        "A duel of bluffs: play by the Order, rise face down with an Uprise, and "
+        "dare your opponent to Challenge or Give In."
     ),
     walkthrough=(
         (
-            N_("The aim"),
-            N_("Score more Hand Points than your opponent in each hand to win Game Points."),
+            "The aim",
+            "Score more Hand Points than your opponent in each hand to win Game Points.",
         ),
         (
-            N_("The Order"),
-            N_("The dealer declares the Order: Regal (high cards win) or Common (low cards win)."),
+            "The Order",
+            "The dealer declares the Order: Regal (high cards win) or Common (low cards win).",
         ),
         (
-            N_("Your turn"),
-            N_(
-                "Play on the Upcard: a Score (its suit), a Usurp (its rank: you choose the Order) "
-                "or a Sluff Off (neither, when you hold none of its suit)."
-            ),
+            "Your turn",
+            "Play on the Upcard: a Score (its suit), a Usurp (its rank: you choose the Order) "
+            "or a Sluff Off (neither, when you hold none of its suit).",
         ),
         (
-            N_("Bluffing"),
-            N_(
-                "Or Uprise: play face down. Your opponent Gives In or Challenges, and a "
-                "challenged card is turned and played as it is."
-            ),
+            "Bluffing",
+            "Or Uprise: play face down. Your opponent Gives In or Challenges, and a "
+            "challenged card is turned and played as it is.",
         ),
     ),
 )

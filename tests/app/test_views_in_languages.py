@@ -96,19 +96,3 @@ def test_each_socket_reads_the_tables_options_in_its_language(new_client: NewCli
         french = next_of(bob_ws, "room")["room"]["options_text"]
     assert spanish == ["Puntos para ganar: 50"]
     assert french == ["Points pour gagner : 50"]
-
-
-def test_the_games_on_offer_are_described_in_the_requests_language(
-    new_client: NewClient,
-) -> None:
-    visitor = new_client(None)
-    english = {g["name"]: g for g in visitor.get("/api/games").json()}
-    spanish = {g["name"]: g for g in visitor.get("/api/games?lang=es").json()}
-    assert english["cupid"]["options"][0]["label"] == "Points to win"
-    assert spanish["cupid"]["options"][0]["label"] == "Puntos para ganar"
-    assert spanish["cupid"]["blurb"].startswith("Un duelo de bazas")
-    assert spanish["cupid"]["title"] == english["cupid"]["title"] == "Cupid"
-    # Only the words change: the options' names and values are the protocol's.
-    assert [o["name"] for o in spanish["cups"]["options"]] == [
-        o["name"] for o in english["cups"]["options"]
-    ]
