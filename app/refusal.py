@@ -3,24 +3,19 @@ people, and the HTTP status the REST API answers with."""
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class Refusal(Exception):
     """A refused request. It changes nothing: every check runs before anything is written.
 
     ``code`` is for programs (docs/protocol.md lists them all), ``message`` for people,
-    ``status`` the HTTP status the REST API answers with. ``says``: where a game refused a
-    move, its reason told as data (games.kit.account), for the socket to say it in its
-    reader's language (app/i18n/accounts.py ``refusal_text``); ``message`` is its English.
+    ``status`` the HTTP status the REST API answers with.
     """
 
-    def __init__(self, code: str, message: str, status: int = 409, says: Any = None) -> None:
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
-        self.says = says
 
 
 def unavailable() -> Refusal:

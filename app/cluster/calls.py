@@ -15,6 +15,7 @@ import orjson
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
+from app.i18n.accounts import MoveRefusal
 from app.refusal import Refusal, not_owner
 
 
@@ -63,9 +64,10 @@ class Calls:
         if reply["ok"]:
             answer.set_result(reply["result"])
         else:
-            answer.set_exception(
-                Refusal(reply["code"], reply["message"], reply["status"], says=reply.get("says"))
-            )
+            if reply.get("says") is not None:
+                answer.set_exception(MoveRefusal(reply["message"], reply["says"]))
+            else:
+                answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
 
     def owner_left(self, process_id: str) -> None:
         """``process_id`` handed its rooms over: whatever it did, its answers and notices

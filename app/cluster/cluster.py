@@ -53,6 +53,7 @@ from app.cluster.presence import ClusterPresence, Here
 from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
+from app.i18n.accounts import MoveRefusal
 from app.observability.metrics import REDIS_ERRORS
 from app.refusal import Refusal, not_owner, unavailable
 from app.rooms import LiveRoom, Rooms
@@ -374,7 +375,8 @@ class Cluster:
                 code=error.code,
                 message=error.message,
                 status=error.status,
-                says=error.says,  # a game's reason, for the asker to word in its reader's language
+                # A game's reason for refusing a move, for the asker to word for its reader.
+                says=error.says if isinstance(error, MoveRefusal) else None,
             )
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
