@@ -61,13 +61,13 @@ class Calls:
         answer = self._waiting.get(reply["id"])
         if answer is None or answer.done():
             return
+        if "says" in reply:  # a move the rules refused: its reason as data
+            answer.set_exception(MoveRefusal(reply["message"], reply["says"]))
+            return
         if reply["ok"]:
             answer.set_result(reply["result"])
         else:
-            if reply.get("says") is not None:
-                answer.set_exception(MoveRefusal(reply["message"], reply["says"]))
-            else:
-                answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
+            answer.set_exception(Refusal(reply["code"], reply["message"], reply["status"]))
 
     def owner_left(self, process_id: str) -> None:
         """``process_id`` handed its rooms over: whatever it did, its answers and notices

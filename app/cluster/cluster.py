@@ -369,15 +369,12 @@ class Cluster:
                 if not self.owns(room):
                     raise not_owner()
                 result = await self.rooms.run_here(room, request["verb"], request["args"])
+        except MoveRefusal as error:
+            # A game's reason for refusing a move goes as data: the asker words it for its
+            # reader (app/i18n/accounts.py).
+            reply.update(ok=False, code=error.code, message=error.message, says=error.says)
         except Refusal as error:
-            reply.update(
-                ok=False,
-                code=error.code,
-                message=error.message,
-                status=error.status,
-                # A game's reason for refusing a move, for the asker to word for its reader.
-                says=error.says if isinstance(error, MoveRefusal) else None,
-            )
+            reply.update(ok=False, code=error.code, message=error.message, status=error.status)
         except Exception:
             log.exception("forwarded %s on room %s failed", request["verb"], request["room"])
             down = unavailable()
