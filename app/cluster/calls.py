@@ -15,6 +15,7 @@ import orjson
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
+from app.i18n.accounts import MoveRefusal
 from app.refusal import Refusal, not_owner
 
 
@@ -59,6 +60,9 @@ class Calls:
         """A reply arrived on this process's inbox."""
         answer = self._waiting.get(reply["id"])
         if answer is None or answer.done():
+            return
+        if "says" in reply:  # a move the rules refused: its reason as data
+            answer.set_exception(MoveRefusal(reply["message"], reply["says"]))
             return
         if reply["ok"]:
             answer.set_result(reply["result"])

@@ -53,6 +53,7 @@ from app.cluster.presence import ClusterPresence, Here
 from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
+from app.i18n.accounts import MoveRefusal
 from app.observability.metrics import REDIS_ERRORS
 from app.refusal import Refusal, not_owner, unavailable
 from app.rooms import LiveRoom, Rooms
@@ -368,6 +369,10 @@ class Cluster:
                 if not self.owns(room):
                     raise not_owner()
                 result = await self.rooms.run_here(room, request["verb"], request["args"])
+        except MoveRefusal as error:
+            # A game's reason for refusing a move goes as data: the asker words it for its
+            # reader (app/i18n/accounts.py).
+            reply.update(ok=False, code=error.code, message=error.message, says=error.says)
         except Refusal as error:
             # Its message id and params go along: the asker translates it for its reader.
             reply.update(

@@ -1,7 +1,9 @@
 """The games' accounts of moves in a reader's language.
 
 A game tells a move as data — message ids with their arguments (games.kit.account) — and
-this module puts it into words with the ``games`` catalogue of the reader's language.
+this module puts it into words with the ``games`` catalogue of the reader's language; so
+too a view's ``message`` (what is awaited now), which a view carries as data in
+``message_says``.
 Seats are named "Seat n" on the wire, in every language, for the reader's client to put
 the player's name in (docs/protocol.md); a text the server finishes itself, such as the
 transcript, is given the players' names instead.
@@ -13,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.i18n.catalogues import words
+from app.refusal import Refusal
 from games.kit.account import Told, render, seat_token
 
 
@@ -35,3 +38,36 @@ def told_in(account: Mapping[str, Any], language: str) -> dict[str, Any]:
     if "says" in account:
         told["text"] = account_text(account["says"], language)
     return told
+
+
+def view_in(view: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A game's view as the wire carries it to a reader of ``language``: its ``message`` in
+    that language, and without the data it was rendered from (``message_says``)."""
+    shown = {key: value for key, value in view.items() if key != "message_says"}
+    if "message_says" in view:
+        shown["message"] = account_text(view["message_says"], language)
+    return shown
+
+
+class MoveRefusal(Refusal):
+    """A move the rules refused (``illegal_action``): ``message`` is the reason in English,
+    ``says`` the same told as data (games.IllegalAction), which :meth:`text` words in a
+    reader's language; a reason only a program's mistake brings has no ``says`` and stays
+    English."""
+
+    def __init__(self, message: str, says: Told = None) -> None:
+        super().__init__("illegal_action", message)
+        self.says = says
+
+    def text(self, language: str) -> str:
+        if self.says is None:
+            return self.message
+        return account_text(self.says, language)
+
+
+def refusal_text(refusal: Refusal, language: str) -> str:
+    """A refusal's sentence for a reader of ``language``: a game's reason for refusing a
+    move in that language, any other the refusal's own message."""
+    if isinstance(refusal, MoveRefusal):
+        return refusal.text(language)
+    return refusal.message

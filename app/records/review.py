@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import games
-from app.i18n.accounts import told_in
+from app.i18n.accounts import account_text, told_in, view_in
 from app.i18n.languages import DEFAULT
 from app.models import ChatMessage, Match, MatchEvent, RatingChange, iso
 from app.store.credit import with_defaults
@@ -79,13 +79,18 @@ def match_record(
     events: list[MatchEvent],
     changes: Sequence[RatingChange] = (),
     usernames: Mapping[str, str | None] | None = None,
+    language: str = DEFAULT,
 ) -> dict[str, Any]:
+    """A match's record, its options worded in ``language``."""
     over = match.status in OVER
+    rules = games.get(match.game)
     return {
         **match_summary(match, changes, usernames),
         "seat_count": match.seat_count,
         "options": match.options,
-        "options_text": games.get(match.game).options_text(match.options),
+        "options_text": [
+            account_text(line, language) for line in rules.options_says(match.options)
+        ],
         "seed_hash": match.seed_hash,
         "seed": match.seed if over else None,
         "deck": None,
@@ -142,7 +147,7 @@ def _frame(
         }
         if event
         else None,
-        "view": rules.view(state, None),
+        "view": view_in(rules.view(state, None), language),
         "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),
     }

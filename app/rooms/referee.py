@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 import games
 from app import store
+from app.i18n.accounts import MoveRefusal
 from app.i18n.marks import N_
 from app.models import Match, MatchEvent
 from app.observability.metrics import moves
@@ -246,7 +247,7 @@ class Referee:
             try:
                 new_state = room.rules.apply(room.state, seat, action)
             except IllegalAction as error:
-                raise Refusal("illegal_action", str(error)) from None
+                raise MoveRefusal(str(error), error.says) from None
             over = room.rules.is_over(new_state)
             result = (room.rules.scores(new_state), room.rules.winners(new_state)) if over else None
             seq = room.version + 1
@@ -438,5 +439,5 @@ class Referee:
                 return room.rules.preview(room.state, seat, action)
             room.rules.apply(room.state, seat, action)
         except IllegalAction as error:
-            raise Refusal("illegal_action", str(error)) from None
+            raise MoveRefusal(str(error), error.says) from None
         return {}

@@ -2,14 +2,15 @@
 
 Pure functions of a room (and who is connected): the room description (``describe``,
 the ``room`` message) and one seat's ``state`` message, whose view comes from the game's
-own ``view`` — the one place hidden information is cut — with the turn clocks, and the
-last move's account in the connection's language (app/i18n/accounts.py). Rendered text is
-cached on the room per (room description version, match version) and per seat and
-language, so ten spectators reading one language cost one ``view`` and one JSON
-encoding. A connection keeps a :class:`Sent` record of what it was last sent, and
-``pending`` answers with what is new for it. Each message carries the server's ``now``,
-added to the cached text as it is queued (written once for all the connections told of
-one change), so that a browser counts a clock down from the server's time, not its own.
+own ``view`` — the one place hidden information is cut — with the turn clocks; the view's
+message and the last move's account are in the connection's language
+(app/i18n/accounts.py). Rendered text is cached on the room per (room description
+version, match version) and per seat and language, so ten spectators reading one
+language cost one ``view`` and one JSON encoding. A connection keeps a :class:`Sent`
+record of what it was last sent, and ``pending`` answers with what is new for it. Each
+message carries the server's ``now``, added to the cached text as it is queued (written
+once for all the connections told of one change), so that a browser counts a clock down
+from the server's time, not its own.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from app.i18n.accounts import told_in
+from app.i18n.accounts import account_text, told_in, view_in
 from app.i18n.languages import DEFAULT
 from app.rooms.notifier import Presence
 from app.rooms.pace import awaited_people, is_turn_based
@@ -56,9 +57,12 @@ def seat_deadlines(room: LiveRoom) -> list[float | None]:
     return [d if s in awaited else None for s, d in enumerate(clocks.deadlines)]
 
 
-def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
+def describe(
+    room: LiveRoom, presence: Presence, grace: float, language: str = DEFAULT
+) -> dict[str, Any]:
     """The public description of a room (GET /api/rooms/{id}, the ``room`` message);
-    ``grace`` is the absence grace in seconds."""
+    ``grace`` is the absence grace in seconds; the table's options are worded in
+    ``language``."""
     connected = presence.connected_seats(room.id)
     deadlines = seat_deadlines(room)
     return {
@@ -81,7 +85,9 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
             for i, h in enumerate(room.seats)
         ],
         "options": room.options,
-        "options_text": room.rules.options_text(room.options),
+        "options_text": [
+            account_text(line, language) for line in room.rules.options_says(room.options)
+        ],
         "visibility": room.visibility,
         "rated": room.rated,
         "status": room.status,
@@ -105,13 +111,13 @@ def describe(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]
 
 def state_message(room: LiveRoom, seat: int | None, language: str = DEFAULT) -> dict[str, Any]:
     """One seat's (or a spectator's) ``state`` message at the room's current version, the
-    last move told in ``language``."""
+    view's message and the last move told in ``language``."""
     event = room.last_event
     return {
         "type": "state",
         "version": room.version,
         "seat": seat,
-        "view": room.rules.view(room.state, seat),
+        "view": view_in(room.rules.view(room.state, seat), language),
         "event": None if event is None else told_in(event, language),
         "clocks": None if room.turn_clocks is None else room.turn_clocks.wire(),
     }
@@ -155,7 +161,9 @@ def pending(
     """
     out: list[tuple[str, str]] = []
     if sent.meta_version != room.meta_version:
-        text = _cached(room, "room", lambda: room_message(room, presence, grace))
+        text = _cached(
+            room, ("room", language), lambda: room_message(room, presence, grace, language)
+        )
         out.append(("room", with_now(text, now)))
     clocks = room.turn_clocks
     # The clocks are compared by identity first: a change that leaves them alone keeps the
@@ -173,5 +181,7 @@ def pending(
     return out, Sent(room.meta_version, version, seat, clocks)
 
 
-def room_message(room: LiveRoom, presence: Presence, grace: float) -> dict[str, Any]:
-    return {"type": "room", "room": describe(room, presence, grace)}
+def room_message(
+    room: LiveRoom, presence: Presence, grace: float, language: str = DEFAULT
+) -> dict[str, Any]:
+    return {"type": "room", "room": describe(room, presence, grace, language)}

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 import games
 from app import store
 from app.http.deps import DbSession, MaybeUser
+from app.i18n.languages import DEFAULT
 from app.i18n.marks import N_
 from app.i18n.requests import request_language
 from app.models import ChatMessage, Match
@@ -98,10 +99,10 @@ def list_matches(
     return history.page(session, filters, viewer_id=viewer, cursor=cursor, limit=limit)
 
 
-def _record(session: DbSession, match: Match) -> dict[str, Any]:
+def _record(session: DbSession, match: Match, language: str = DEFAULT) -> dict[str, Any]:
     changes, usernames = history.details(session, [match])
     events = store.load_events(session=session, match_id=match.id)
-    return match_record(match, events, changes.get(match.id, []), usernames)
+    return match_record(match, events, changes.get(match.id, []), usernames, language)
 
 
 def _talk(session: DbSession, match_id: str, viewer: Identity | None) -> list[ChatMessage]:
@@ -124,9 +125,10 @@ def review_match(
     match = _match_or_404(session, match_id, user)
     _finished_or_409(match)
     events = store.load_events(session=session, match_id=match_id)
+    language = request_language(request)
     return {
-        "match": _record(session, match),
-        "frames": review_frames(match, events, request_language(request)),
+        "match": _record(session, match, language),
+        "frames": review_frames(match, events, language),
         "chat": review_talk(_talk(session, match_id, user)),
     }
 

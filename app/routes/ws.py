@@ -98,7 +98,8 @@ def describe_validation(error: ValidationError, language: str) -> str:
 def preview_reply(
     rooms: Rooms, room: LiveRoom, user_id: str | None, message: PreviewMessage, language: str
 ) -> str:
-    """The answer to a preview: a refusal is an answer too (``ok: false``), not an error."""
+    """The answer to a preview: a refusal is an answer too (``ok: false``), not an error;
+    a game's reason for it in ``language``, the socket's."""
     reply: dict[str, Any] = {"type": "preview", "version": message.version}
     try:
         result = rooms.preview(

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, say, sentence
 from games.kit.base import Action, is_card_action, require_legal, rotate
 from games.kit.cards import (
     SPANISH_RANKS,
@@ -29,8 +30,9 @@ from games.kit.cards import (
 from games.kit.engine import Engine
 from games.kit.frozen import Record, add_at, evolve, thaw
 from games.kit.options import Choice
-from games.kit.phrasing import Phrasing, plural
+from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played, play_to_trick
+from games.kit.words import points
 
 SEATS = 3
 HAND_SIZE = 16
@@ -148,7 +150,7 @@ class CoinsRules(Engine[CoinsState]):
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    table_options = (Choice("target", "Points to win", DEFAULT_TARGET, TARGETS),)
+    table_options = (Choice("target", N_("Points to win"), DEFAULT_TARGET, TARGETS),)
 
     # --- setup ------------------------------------------------------------------------
 
@@ -201,14 +203,14 @@ class CoinsRules(Engine[CoinsState]):
         # No obligation to follow suit: any card in hand may be played.
         return [{"type": "play", "card": card} for card in state.hands[seat]]
 
-    def _explain(self, state: CoinsState, seat: int, action: Action) -> str | None:
+    def _explain(self, state: CoinsState, seat: int, action: Action) -> Told | None:
         if action.get("type") != "play":
             return None
         if set(action) != {"type", "card"}:
             return "A play names one card and nothing else."
         card = action.get("card")
         if isinstance(card, str) and card in DECK:
-            return f"You do not hold {card}."
+            return say(N_("You do not hold {card}."), card=card)
         return f"{card!r} is not a card of the Spanish deck."
 
     # --- the verbs --------------------------------------------------------------------
@@ -273,7 +275,7 @@ class CoinsRules(Engine[CoinsState]):
             state,
             seat,
             phase="over" if state.over else "play",
-            message=_message(state, Phrasing(seat)),
+            message=_message(state, seat),
             last=thaw(state.last, self.hidden_cards(state, seat)),
         )
         return common | {
@@ -318,17 +320,37 @@ class CoinsRules(Engine[CoinsState]):
         return frozenset(hidden)
 
 
-def _message(state: CoinsState, you: Phrasing) -> str:
+def _message(state: CoinsState, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if state.over:
-        return f"{you.who(state.winner)} reached {plural(state.target, 'point')} and won."
+        return addressed(
+            viewer,
+            state.winner,
+            N_("You reached {points} and won."),
+            N_("{seat} reached {points} and won."),
+            points=points(state.target),
+        )
     if state.trick:
-        return f"{you.who_does(state.turn, 'play', 'plays')} to the trick."
-    leads = you.who_does(state.turn, "lead", "leads", start=False)
+        return addressed(
+            viewer, state.turn, N_("You play to the trick."), N_("{seat} plays to the trick.")
+        )
     if state.tricks_played == 0:
-        return f"Hand {state.hand_no}: {you.who(state.dealer, start=False)} dealt; {leads}."
-    took = f"{you.who(state.last_winner)} took the trick ({plural(state.last_points, 'point')})"
-    return f"{took}; {leads} the next."
+        return say(
+            N_("Hand {hand}: {dealt}; {leads}."),
+            hand=state.hand_no,
+            dealt=addressed(viewer, state.dealer, N_("you dealt"), N_("{seat} dealt")),
+            leads=addressed(viewer, state.turn, N_("you lead"), N_("{seat} leads")),
+        )
+    return sentence(
+        addressed(
+            viewer,
+            state.last_winner,
+            N_("You took the trick ({points})"),
+            N_("{seat} took the trick ({points})"),
+            points=points(state.last_points),
+        ),
+        addressed(viewer, state.turn, N_("you lead the next"), N_("{seat} leads the next")),
+    )
 
 
 def _plainly_legal(state: CoinsState, seat: int, action: object) -> bool:

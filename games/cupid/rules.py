@@ -18,13 +18,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, ngettext, say, sentence, text
 from games.kit.base import Action, is_card_action, require_legal
 from games.kit.cards import JOKER, rank_of, shuffled, suit_of
 from games.kit.engine import Engine
 from games.kit.frozen import Record, add_at, evolve, thaw
 from games.kit.options import IntRange
-from games.kit.phrasing import Phrasing, plural
+from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played, play_to_trick
+from games.kit.words import points
 
 SEATS = 2
 HAND_SIZE = 5
@@ -184,7 +186,9 @@ class CupidRules(Engine[CupidState]):
     min_seats = SEATS
     max_seats = SEATS
     lower_scores_win = False
-    table_options = (IntRange("target", "Points to win", DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),)
+    table_options = (
+        IntRange("target", N_("Points to win"), DEFAULT_TARGET, TARGET_MIN, TARGET_MAX),
+    )
 
     # --- setup ------------------------------------------------------------------------
 
@@ -247,20 +251,22 @@ class CupidRules(Engine[CupidState]):
             return [{"type": "draw", "source": source} for source in SOURCES]
         return [{"type": "play", "card": card} for card in state.hands[seat]]
 
-    def _explain(self, state: CupidState, seat: int, action: Action) -> str | None:
+    def _explain(self, state: CupidState, seat: int, action: Action) -> Told | None:
         kind = action.get("type")
         if state.phase == "draw":
             if kind == "draw":
                 return "Draw from the stock or take the turn-up: source 'stock' or 'turnup'."
-            return "You won the trick: first draw a card (the stock's top card or the turn-up)."
+            return say(
+                N_("You won the trick: first draw a card (the stock's top card or the turn-up).")
+            )
         if kind == "draw":
-            return "There is nothing to draw now: play a card."
+            return say(N_("There is nothing to draw now: play a card."))
         if kind == "play":
             card = action.get("card")
             if set(action) != {"type", "card"}:
                 return "A play names one card and nothing else."
             if isinstance(card, str) and card in POSITION:
-                return f"You do not hold {card}."
+                return say(N_("You do not hold {card}."), card=card)
             return f"{card!r} is not a Cupid card."
         return None
 
@@ -379,7 +385,7 @@ class CupidRules(Engine[CupidState]):
             state,
             seat,
             phase=state.phase,
-            message=_message(state, Phrasing(seat)),
+            message=_message(state, seat),
             last=thaw(state.last, self.hidden_cards(state, seat)),
         )
         return common | {
@@ -433,26 +439,64 @@ class CupidRules(Engine[CupidState]):
         return frozenset(hidden)
 
 
-def _message(state: CupidState, you: Phrasing) -> str:
+def _message(state: CupidState, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if state.phase == "over":
-        return f"{you.who(state.winner)} reached {plural(state.target, 'point')} and won."
+        return addressed(
+            viewer,
+            state.winner,
+            N_("You reached {points} and won."),
+            N_("{seat} reached {points} and won."),
+            points=points(state.target),
+        )
     if state.phase == "draw":
-        took = f"{you.who(state.last_winner)} won the trick ({plural(state.last_points, 'point')})"
-        choose = you.who_does(state.turn, "choose", "chooses", start=False)
-        return f"{took}; {choose} the stock's top card or the turn-up."
+        return sentence(
+            addressed(
+                viewer,
+                state.last_winner,
+                N_("You won the trick ({points})"),
+                N_("{seat} won the trick ({points})"),
+                points=points(state.last_points),
+            ),
+            addressed(
+                viewer,
+                state.turn,
+                N_("you choose the stock's top card or the turn-up"),
+                N_("{seat} chooses the stock's top card or the turn-up"),
+            ),
+        )
     if state.trick:
-        return f"{you.who_does(state.turn, 'answer', 'answers')} the lead."
+        return addressed(
+            viewer, state.turn, N_("You answer the lead."), N_("{seat} answers the lead.")
+        )
     if state.tricks_played == 0:
-        deals = you.who_does(state.dealer, "deal and lead", "deals and leads", start=False)
-        opening = f"Round {state.round}: {deals}."
-        if state.previous:
-            opening += f" Last round's prize trick: {plural(state.previous[4], 'point')}."
-        return opening
-    note = ""
+        opening = say(
+            N_("Round {round}: {deals}."),
+            round=state.round,
+            deals=addressed(
+                viewer, state.dealer, N_("you deal and lead"), N_("{seat} deals and leads")
+            ),
+        )
+        if not state.previous:
+            return opening
+        prize = ngettext(
+            "Last round's prize trick: {n} point.",
+            "Last round's prize trick: {n} points.",
+            state.previous[4],
+        )
+        return text(opening, prize)
     if state.next_leader != state.last_winner:
-        note = " (the trick was won with the Jack, so the loser leads)"
-    return f"{you.who_does(state.turn, 'lead', 'leads')} the next trick{note}."
+        return addressed(
+            viewer,
+            state.turn,
+            N_("You lead the next trick (the trick was won with the Jack, so the loser leads)."),
+            N_(
+                "{seat} leads the next trick (the trick was won with the Jack, so the loser leads)."
+            ),
+        )
+    return addressed(
+        viewer, state.turn, N_("You lead the next trick."), N_("{seat} leads the next trick.")
+    )
 
 
 def _plainly_legal(state: CupidState, seat: int, action: object) -> bool:

@@ -19,12 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, ngettext, say, seat, seats
+from games.kit.account import card as card_ref
+from games.kit.account import seat as seat_ref
+from games.kit.account import suit as suit_ref
 from games.kit.base import Action, IllegalAction, is_card_action, require_legal, top_scorers
-from games.kit.cards import TAROT_RANKS, card_name, shuffled, tarot_deck
+from games.kit.cards import TAROT_RANKS, shuffled, tarot_deck
 from games.kit.engine import Engine
 from games.kit.frozen import Record, evolve, freeze, thaw
 from games.kit.options import Choice, Flag
-from games.kit.phrasing import seat_list, seat_name
 
 HAND_SIZE = 7
 TAKE = 3  # a Cup takes the top three dump cards
@@ -42,7 +45,6 @@ DECK: tuple[str, ...] = tuple(tarot_deck())
 VALUE: dict[str, int] = {card: TAROT_RANKS.index(card[:-1]) + 1 for card in DECK}
 SUIT: dict[str, str] = {card: card[-1] for card in DECK}
 CUPS_IN_DECK = sum(1 for card in DECK if SUIT[card] == CUP)
-SUIT_WORDS = {"C": "Cups", "O": "Coins", "S": "Swords", "W": "Wands"}
 # A hand is shown suit by suit, low to high (the deck's own order); play order is kept apart.
 SHOWN_ORDER: dict[str, int] = {card: i for i, card in enumerate(DECK)}
 
@@ -69,10 +71,6 @@ def playable(active: str, card: str) -> bool:
 PLAYABLE_ON: dict[str, frozenset[str]] = {
     active: frozenset(card for card in DECK if playable(active, card)) for active in ("", *DECK)
 }
-
-
-def _name(card: str) -> str:
-    return card_name(card, "tarot")
 
 
 # --- state ----------------------------------------------------------------------------
@@ -220,10 +218,26 @@ class CupsRules(Engine[CupsState]):
     max_seats = 6
     lower_scores_win = True  # scores are cards left
     table_options = (
-        Flag("cups_aside", "Played Cups go to a side pile", False),
-        Flag("sit_out", "Empty-handed players sit out (children's game)", False),
-        Choice("shortfall", "Drawing from a short stack", "forgiven", SHORTFALLS),
-        Choice("graveyard_counts", "Graveyard cards count", "single", GRAVEYARD_COUNTS),
+        Flag("cups_aside", N_("Played Cups go to a side pile"), False),
+        Flag("sit_out", N_("Empty-handed players sit out (children's game)"), False),
+        Choice(
+            "shortfall",
+            N_("Drawing from a short stack"),
+            "forgiven",
+            SHORTFALLS,
+            names=(
+                ("forgiven", N_("forgiven")),
+                ("democratic_league", N_("democratic league")),
+                ("magellan", N_("magellan")),
+            ),
+        ),
+        Choice(
+            "graveyard_counts",
+            N_("Graveyard cards count"),
+            "single",
+            GRAVEYARD_COUNTS,
+            names=(("single", N_("single")), ("double", N_("double")), ("none", N_("none"))),
+        ),
     )
 
     def deck(self, seats: int, options: Mapping[str, Any] | None = None) -> list[str]:
@@ -299,47 +313,55 @@ class CupsRules(Engine[CupsState]):
             return [{"type": "graveyard"}]
         return [{"type": "play", "card": c} for c in cards]
 
-    def _explain(self, state: CupsState, seat: int, action: Action) -> str | None:
+    def _explain(self, state: CupsState, seat: int, action: Action) -> Told | None:
         kind = action["type"]
         allowed = {"play": {"type", "card"}, "gift": {"type", "card"}, "graveyard": {"type"}}
         if kind in allowed and set(action) - allowed[kind]:
             return f"A {kind} action has only the fields: {', '.join(sorted(allowed[kind]))}."
         if state.phase == "gift":
             if kind != "gift":
-                return (
-                    f"{seat_name(state.current)} played an ace: everyone else now gives one card "
-                    "from their hand, or none."
+                return say(
+                    N_(
+                        "{seat} played an ace: everyone else now gives one card from their "
+                        "hand, or none."
+                    ),
+                    seat=seat_ref(state.current),
                 )
-            return "You can give only a card from your own hand, or none (card null)."
+            return say(N_("You can give only a card from your own hand, or none."))
         if kind == "gift":
-            return "There is no gift to give now: gifts follow an ace."
+            return say(N_("There is no gift to give now: gifts follow an ace."))
         hand = state.hands[seat]
         card = action.get("card")
         if kind == "graveyard":
-            return (
-                "You hold a card you can play, so you must play it; the graveyard is only for "
-                "a hand with no playable card."
+            return say(
+                N_(
+                    "You hold a card you can play, so you must play it; the graveyard is only "
+                    "for a hand with no playable card."
+                )
             )
         if kind != "play":
             return None
         if not isinstance(card, str):
             return 'A play needs a card, such as {"type": "play", "card": "9S"}.'
         if card not in hand:
-            return "You do not hold that card."
+            return say(N_("You do not hold that card."))
         active = state.active
         if SUIT[active] == CUP:
-            return "On an active Cup you may play any card except another Cup."
-        suit = SUIT_WORDS[SUIT[active]]
-        return (
-            f"On the {_name(active)} you may play a higher card of {suit}, the ace of {suit}, "
-            "any card of another suit that is not Cups, or the Cup of the same value."
+            return say(N_("On an active Cup you may play any card except another Cup."))
+        return say(
+            N_(
+                "On {card} you may play a higher card of {suit}, the ace of {suit}, any card "
+                "of another suit that is not Cups, or the Cup of the same value."
+            ),
+            card=card_ref(active, "tarot"),
+            suit=suit_ref(SUIT[active], "tarot"),
         )
 
     # --- applying an action ----------------------------------------------------------
 
     def apply(self, state: CupsState, seat: int, action: Action) -> CupsState:
         waiting = self._gift_wait(state, seat)
-        if waiting:
+        if waiting is not None:
             raise IllegalAction(waiting)
         act = require_legal(
             self, state, seat, action, explain=self._explain, plainly_legal=_plainly_legal
@@ -350,7 +372,7 @@ class CupsRules(Engine[CupsState]):
             return self._graveyard(state, seat)
         return self._play(state, seat, act["card"])
 
-    def _gift_wait(self, state: CupsState, seat: object) -> str | None:
+    def _gift_wait(self, state: CupsState, seat: object) -> Told | None:
         """Why a seat that is not awaited in a gift step must wait, said more exactly than
         the generic "It is not your turn." (the Ace's player, a giver who chose, a player
         sitting out); the sentence still says "turn", as the contract test expects."""
@@ -359,12 +381,14 @@ class CupsRules(Engine[CupsState]):
         if seat not in range(state.seats) or seat in state.waiting:
             return None
         if seat == state.current:
-            return "Not your turn: the others are choosing gifts for you."
+            return say(N_("Not your turn: the others are choosing gifts for you."))
         if not self._in_game(state, seat):
-            return "Not your turn: you sit out, so you give no gifts."
-        return (
-            "Not your turn: you have already chosen your gift; "
-            f"waiting for {seat_list(state.waiting)}."
+            return say(N_("Not your turn: you sit out, so you give no gifts."))
+        return ngettext(
+            "Not your turn: you have already chosen your gift; waiting for {seats}.",
+            "Not your turn: you have already chosen your gift; waiting for {seats}.",
+            len(state.waiting),
+            seats=seats(state.waiting),
         )
 
     def _in_game(self, state: CupsState, seat: int) -> bool:
@@ -663,28 +687,51 @@ def _sits_out(state: CupsState, seat: int) -> bool:
     return not (state.ended == "win" and seat in state.winners)  # won by shedding every card
 
 
-def _message(state: CupsState) -> str:
+# How a match ends, for one winner and for several (games/cups/describe.py tells the same).
+ENDINGS = {
+    "win": (
+        N_("{seats} wins by shedding every card."),
+        N_("{seats} share the win by shedding every card."),
+    ),
+    "no_cups": (
+        N_("{seats} wins with the fewest cards: no Cups are left in play."),
+        N_("{seats} share the win with the fewest cards: no Cups are left in play."),
+    ),
+    "no_hands": (
+        N_("{seats} wins with the smallest graveyard: nobody has cards in hand."),
+        N_("{seats} share the win with the smallest graveyard: nobody has cards in hand."),
+    ),
+    "cap": (
+        N_("{seats} wins with the fewest cards after {turns} turns."),
+        N_("{seats} share the win with the fewest cards after {turns} turns."),
+    ),
+}
+
+
+def _message(state: CupsState) -> Told:
     """One sentence on what is awaited now (the same for every viewer)."""
     if state.phase == "over":
-        verb = "wins" if len(state.winners) == 1 else "share the win"
-        reason = {
-            "win": "by shedding every card",
-            "no_cups": "with the fewest cards: no Cups are left in play",
-            "no_hands": "with the smallest graveyard: nobody has cards in hand",
-            "cap": f"with the fewest cards after {TURN_CAP} turns",
-        }[state.ended]
-        return f"{seat_list(state.winners)} {verb} {reason}."
-    current = seat_name(state.current)
+        one, several = ENDINGS[state.ended]
+        message = one if len(state.winners) == 1 else several
+        args: dict[str, Told] = {"seats": seats(state.winners)}
+        if state.ended == "cap":
+            args["turns"] = TURN_CAP
+        return say(message, **args)
+    current = seat(state.current)
     if state.phase == "gift":
-        return (
-            f"{current} played an ace: waiting for "
-            f"{seat_list(state.waiting)} to give a card or none."
+        # The same English for one and for several, not in every language (the verb).
+        return ngettext(
+            "{seat} played an ace: waiting for {seats} to give a card or none.",
+            "{seat} played an ace: waiting for {seats} to give a card or none.",
+            len(state.waiting),
+            seat=current,
+            seats=seats(state.waiting),
         )
     if not state.active:
-        return f"{current} to play any card on the empty dump."
+        return say(N_("{seat} to play any card on the empty dump."), seat=current)
     if SUIT[state.active] == CUP:
-        return f"{current} to play on an active Cup; then play reverses."
-    return f"{current} to play."
+        return say(N_("{seat} to play on an active Cup; then play reverses."), seat=current)
+    return say(N_("{seat} to play."), seat=current)
 
 
 RULES = CupsRules()

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
+from games.kit.account import N_, Told, render, say
+
 Action = dict[str, Any]
 S = TypeVar("S")
 # A state type only ever taken in, never given back (Previews).
@@ -23,7 +25,17 @@ S_in = TypeVar("S_in", contravariant=True)
 
 
 class IllegalAction(ValueError):
-    """An action (or a new-game request) that the rules refuse; the message says why."""
+    """An action (or a new-game request) that the rules refuse; the message says why.
+
+    ``reason`` is an English sentence, or a told value (games.kit.account) for a sentence
+    a person meets at the table: then ``says`` keeps it, for the server to say it in the
+    player's language, and the message is its English. A sentence only a program's mistake
+    can bring (an action of the wrong shape) stays English, as the protocol is.
+    """
+
+    def __init__(self, reason: Told) -> None:
+        self.says: Told = None if isinstance(reason, str) else reason
+        super().__init__(reason if isinstance(reason, str) else render(reason))
 
 
 @runtime_checkable
@@ -59,6 +71,10 @@ class Rules(Protocol[S]):
     def options_text(self, options: Mapping[str, Any]) -> list[str]:
         """A table's ``options`` as players read them, each "label: value" ("Points to win:
         100"), in the game's order; options for one match only (``dealer``) left out."""
+        ...
+
+    def options_says(self, options: Mapping[str, Any]) -> list[Told]:
+        """``options_text`` told as data (games.kit.account), for each reader's language."""
         ...
 
     def new_game(
@@ -195,7 +211,7 @@ def check_deck(deck: Sequence[str] | None, expected: Sequence[str]) -> list[str]
 def check_turn(rules: Rules[S], state: S, seat: object) -> None:
     """Refuse an action from a seat that is not awaited (or when the match is over)."""
     if rules.is_over(state):
-        raise IllegalAction("The match is over.")
+        raise IllegalAction(say(N_("The match is over.")))
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     to_act = rules.to_act(state)
@@ -204,7 +220,7 @@ def check_turn(rules: Rules[S], state: S, seat: object) -> None:
     if seat not in range(len(rules.scores(state))):
         raise IllegalAction(f"There is no seat {seat} at this table.")
     if seat not in to_act:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction(say(N_("It is not your turn.")))
 
 
 def check_action_shape(action: object) -> Action:
@@ -217,8 +233,9 @@ def check_action_shape(action: object) -> Action:
     return dict(action)
 
 
-# A game's own sentence for why a refused action is illegal, or None for the generic one.
-Explain = Callable[[S, int, Action], str | None]
+# A game's own sentence for why a refused action is illegal (an English string, or a told
+# value for a person: IllegalAction), or None for the generic one.
+Explain = Callable[[S, int, Action], Told | None]
 # A game's quick test that an action is certainly legal (the seat is awaited and the action
 # equals one of ``legal_actions``), without listing them; False only means "look closer".
 PlainlyLegal = Callable[[S, int, object], bool]
@@ -258,7 +275,7 @@ def require_legal(
         raise IllegalAction(
             f"You cannot {act['type']!r} now; you may: {', '.join(kinds)}."
             if kinds
-            else "You have no move now."
+            else say(N_("You have no move now."))
         )
     raise IllegalAction(f"That {act['type']} is not allowed now.")
 

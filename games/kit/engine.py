@@ -15,10 +15,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
+from games.kit.account import Told, render
 from games.kit.base import Rules, check_dealer, check_deck, check_seats
 from games.kit.cards import rng_for, shuffled
 from games.kit.frozen import Hands
-from games.kit.options import Option, defaults, described, schema, settle
+from games.kit.options import Option, defaults, described, schema, settle, told
 
 
 class Dealt(Protocol):
@@ -63,6 +64,9 @@ class Engine(Rules[S]):
     def options_text(self, options: Mapping[str, Any]) -> list[str]:
         return described(self.table_options, options)
 
+    def options_says(self, options: Mapping[str, Any]) -> list[Told]:
+        return told(self.table_options, options)
+
     def choose_dealer(self, rng: random.Random, seats: int) -> int:
         """The first dealer when no ``dealer`` option fixes it: by default a seat at random.
         ``rng`` is the match's own for this choice (games.kit.cards.rng_for)."""
@@ -98,7 +102,7 @@ class Engine(Rules[S]):
         seat: int | None,
         *,
         phase: str,
-        message: str,
+        message: Told,
         last: dict[str, Any] | None,
     ) -> dict[str, Any]:
         """The keys every game's view starts with; the game adds what is its own.
@@ -106,6 +110,10 @@ class Engine(Rules[S]):
         ``phase``, ``message`` and ``last`` (the last action as this seat may see it) are
         the game's words; the rest follows from the contract and the hands. A seat that is
         not at the table sees no hand and may do nothing, like a spectator.
+
+        ``message`` is told as data (games.kit.account): the view carries it in English as
+        ``message`` and as the data itself as ``message_says``, which the server renders in
+        each reader's language in place of the English (app/i18n/accounts.py ``view_in``).
         """
         hands = state.hands
         at_table = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(hands)
@@ -123,6 +131,7 @@ class Engine(Rules[S]):
             "hand": [] if player is None else list(hands[player]),
             "hand_sizes": [len(h) for h in hands],
             "phase": phase,
-            "message": message,
+            "message": render(message),
+            "message_says": message,
             "last": last,
         }

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, render, say
 from games.kit.base import IllegalAction
 
 # Options that every game takes without declaring them, each with whether a rematch carries
@@ -115,27 +116,45 @@ def schema(options: Iterable[Option]) -> list[dict[str, Any]]:
     return [option.schema() for option in options]
 
 
-def value_words(option: Option, value: object) -> str:
-    """An option's value as players read it: its own words where it has them, "yes" or
-    "no" for a flag, a word value with spaces ("democratic league"), a number as itself."""
+# Translators: a table's option and its value: "Points to win: 100".
+OPTION_VALUE = N_("{option}: {value}")
+YES, NO = N_("yes"), N_("no")
+
+
+def value_words(option: Option, value: object) -> Told:
+    """An option's value as players read it, told (games.kit.account): its own words where
+    it has them (marked with ``N_`` where the game declares them), "yes" or "no" for a
+    flag, a word value with spaces ("democratic league"), a number as itself."""
     for named, words in option.names:
         if type(named) is type(value) and named == value:
-            return words
+            return say(words)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say(YES if value else NO)
+    if isinstance(value, int):
+        return value
     return str(value).replace("_", " ")
 
 
-def described(options: Iterable[Option], values: Mapping[str, Any]) -> list[str]:
-    """A table's options as players read them, in declaration order: "Points to win: 100",
-    "Played Cups go to a side pile: no". The one wording of options, wherever they are shown
-    (the lobby, the table, the review, the transcript); options for one match only (the
-    fixed first dealer) are left out, as are values a game does not declare."""
+def told(options: Iterable[Option], values: Mapping[str, Any]) -> list[Told]:
+    """A table's options as players read them, in declaration order, told for each reader's
+    language (games.kit.account): "Points to win: 100", "Played Cups go to a side pile: no".
+    The one wording of options, wherever they are shown (the lobby, the table, the review,
+    the transcript); options for one match only (the fixed first dealer) are left out, as
+    are values a game does not declare. Labels and captions are marked with ``N_``."""
     return [
-        f"{option.caption or option.label}: {value_words(option, values[option.name])}"
+        say(
+            OPTION_VALUE,
+            option=say(option.caption or option.label),
+            value=value_words(option, values[option.name]),
+        )
         for option in options
         if option.name in values
     ]
+
+
+def described(options: Iterable[Option], values: Mapping[str, Any]) -> list[str]:
+    """:func:`told` in English."""
+    return [render(line) for line in told(options, values)]
 
 
 def for_rematch(options: Mapping[str, Any]) -> dict[str, Any]:

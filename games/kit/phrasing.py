@@ -1,10 +1,13 @@
 """How messages name seats: "Seat 2" for a seat (counted from 1, as players count), and,
-in games that address the viewer, "You" for the viewer with the verb agreeing."""
+in the views' messages (told as data, games.kit.account), the viewer's own message where
+it concerns the viewer's seat: "You lead" rather than "Seat 2 leads"."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from games.kit.account import Told, say
+from games.kit.account import seat as seat_ref
 
 
 def seat_name(seat: int) -> str:
@@ -20,31 +23,11 @@ def seat_list(seats: Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def plural(count: int, word: str) -> str:
-    """``1 point``, ``2 points``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-@dataclass(frozen=True)
-class Phrasing:
-    """Seat names for one viewer's messages: that seat is "You", the others "Seat n".
-
-    ``start`` says whether the name begins the sentence ("You" rather than "you"). A
-    spectator (``viewer`` None) sees every seat by its name.
-    """
-
-    viewer: int | None
-
-    def who(self, seat: int, start: bool = True) -> str:
-        if seat == self.viewer:
-            return "You" if start else "you"
-        return seat_name(seat)
-
-    def whose(self, seat: int, start: bool = True) -> str:
-        if seat == self.viewer:
-            return "Your" if start else "your"
-        return f"{seat_name(seat)}'s"
-
-    def who_does(self, seat: int, you: str, other: str, start: bool = True) -> str:
-        """The seat and its verb: ``You lead`` to the viewer, ``Seat 2 leads`` otherwise."""
-        return f"{self.who(seat, start)} {you if seat == self.viewer else other}"
+def addressed(viewer: int | None, seat: int, you: str, other: str, **args: Told) -> Told:
+    """A phrase addressing ``viewer``: the message ``you`` when ``seat`` is the viewer's own,
+    else ``other``, whose ``{seat}`` names the seat. Two whole messages rather than "You"
+    put into one, for a verb agrees with its subject in every language. Both are marked with
+    ``N_`` where they are written."""
+    if seat == viewer:
+        return say(you, **args)
+    return say(other, seat=seat_ref(seat), **args)

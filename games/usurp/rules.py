@@ -19,12 +19,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.kit.account import N_, Told, say, seat
+from games.kit.account import seat as seat_ref
+from games.kit.account import suit as suit_ref
 from games.kit.base import Action, require_legal, top_scorers
-from games.kit.cards import card_name, french_deck, rank_of, shuffled, suit_of
+from games.kit.cards import french_deck, rank_of, shuffled, suit_of
 from games.kit.engine import Engine
 from games.kit.frozen import add_at, evolve, remove_card, thaw
 from games.kit.options import Choice, Flag, IntRange
-from games.kit.phrasing import Phrasing, seat_name
+from games.kit.phrasing import addressed
+from games.kit.words import the
 from games.usurp.plays import challenge, free_play, give_in, resolve, turned_award
 from games.usurp.table import (
     ANSWER,
@@ -37,7 +41,6 @@ from games.usurp.table import (
     PLAY,
     POINT_TABLES,
     SEATS,
-    SUIT_WORDS,
     USURP_ORDER,
     Downcard,
     HandResult,
@@ -61,15 +64,21 @@ class UsurpRules(Engine[UsurpState]):
     lower_scores_win = False
     reserve_opening_counters = False  # only a first-dealer draw actually made takes a counter
     table_options = (
-        IntRange("game_points", "Game Points to win the match", 3, 1, 8),
-        Choice("points", "Point table", "standard", tuple(POINT_TABLES)),
+        IntRange("game_points", N_("Game Points to win the match"), 3, 1, 8),
+        Choice(
+            "points",
+            N_("Point table"),
+            "standard",
+            tuple(POINT_TABLES),
+            names=(("standard", N_("standard")), ("alternative", N_("alternative"))),
+        ),
         # Usurp's refusal has always listed the two values.
         Flag(
             "reveal_pile",
-            "Reveal pile (turn a Stock card after each turn)",
+            N_("Reveal pile (turn a Stock card after each turn)"),
             False,
             expected="one of False, True",
-            caption="Reveal pile",
+            caption=N_("Reveal pile"),
         ),
     )
     past_deal_keys = ("hand_summary",)
@@ -276,7 +285,7 @@ class UsurpRules(Engine[UsurpState]):
         if pending is not None and pending.seat == seat and last is not None:
             last["card"] = pending.card  # the Uprising's own player sees its card
         common = self.common_view(
-            state, seat, phase=state.phase, message=_message(state, Phrasing(seat)), last=last
+            state, seat, phase=state.phase, message=_message(state, seat), last=last
         )
         return common | {
             "hand_number": state.hand_no,
@@ -375,72 +384,110 @@ def _hand_summary(result: HandResult, table: PointTable) -> dict[str, Any]:
 # --- words for players ---------------------------------------------------------------------
 
 
-def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> str | None:
+def _explain(state: UsurpState, seat: int, act: dict[str, Any]) -> Told | None:
     """Why a refused action is wrong, in a sentence a player understands."""
     kind = act.get("type")
     if state.phase in (ORDER, USURP_ORDER):
         if kind == "order":
             return "The Order must be 'regal' or 'common'."
-        return "First choose the Order: regal (high wins) or common (low wins)."
+        return say(N_("First choose the Order: regal (high wins) or common (low wins)."))
     if state.phase == ANSWER:
-        return f"{seat_name(1 - seat)} played a Downcard: answer with give_in or challenge."
+        return say(
+            N_("{seat} played a Downcard: answer with Give In or Challenge."),
+            seat=seat_ref(1 - seat),
+        )
     if "card" not in act:
         return None
     card = act["card"]
     hand = state.hands[seat]
     if not isinstance(card, str) or card not in hand:
-        return "You do not hold that card."
+        return say(N_("You do not hold that card."))
     up = state.upcard
-    suit = SUIT_WORDS[suit_of(up)]
+    suit = suit_ref(suit_of(up), "french")
     if state.phase == FREE:
         if kind != "free_play":
-            return "After the Sluff Off you have the free play: play any card face up (free_play)."
+            return say(N_("After the Sluff Off you have the free play: play any card face up."))
         return None
     if kind == "free_play":
-        return "There is no free play now: Score, Usurp, Sluff Off or Uprise."
+        return say(N_("There is no free play now: Score, Usurp, Sluff Off or Uprise."))
     if kind == "score" and suit_of(card) != suit_of(up):
-        return f"To Score you must play a card of {suit}, the Upcard's suit."
+        return say(N_("To Score you must play a card of {suit}, the Upcard's suit."), suit=suit)
     if kind == "usurp":
         if rank_of(card) != rank_of(up):
-            return f"To Usurp you must play a card of the Upcard's rank ({rank_of(up)})."
+            return say(
+                N_("To Usurp you must play a card of the Upcard's rank ({rank})."),
+                rank=rank_of(up),
+            )
         return "A Usurp names the Order after it: 'regal' or 'common'."
     if kind == "sluff":
         if suit_of(card) == suit_of(up):
-            return "That card follows suit: play it as a Score."
+            return say(N_("That card follows suit: play it as a Score."))
         if rank_of(card) == rank_of(up):
-            return "That card has the Upcard's rank: play it as a Usurp."
+            return say(N_("That card has the Upcard's rank: play it as a Usurp."))
         if holds_suit(hand, suit_of(up)):
-            return f"You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."
+            return say(
+                N_("You hold {suit}: you must follow suit (or Usurp, or Uprise face down)."),
+                suit=suit,
+            )
     return None
 
 
-def _message(state: UsurpState, you: Phrasing) -> str:
+# The Leading Order by the name the view gives it.
+ORDER_NAMES = {"regal": N_("Regal"), "common": N_("Common")}
+
+
+def _message(state: UsurpState, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
-    up = card_name(state.upcard)
+    up = the(state.upcard)
     turn = state.turn
     if state.phase == OVER:
         won = top_scorers(state.game_points)
         if len(won) == 2:
-            return "The match is over: the Game Points are equal, so it is shared."
-        return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
+            return say(N_("The match is over: the Game Points are equal, so it is shared."))
+        return addressed(
+            viewer, won[0], N_("The match is over: you win."), N_("The match is over: {seat} wins.")
+        )
     if state.phase == ORDER:
-        deals = you.who_does(turn, "deal and declare", "deals and declares")
-        return f"{deals} the Order (regal or common) with the {up} up."
+        return addressed(
+            viewer,
+            turn,
+            N_("You deal and declare the Order (regal or common) with {card} up."),
+            N_("{seat} deals and declares the Order (regal or common) with {card} up."),
+            card=up,
+        )
     if state.phase == USURP_ORDER:
-        chooses = you.who_does(turn, "choose", "chooses", start=False)
-        return f"{you.whose(turn)} Downcard was a Usurp: {chooses} the Order."
+        return addressed(
+            viewer,
+            turn,
+            N_("Your Downcard was a Usurp: you choose the Order."),
+            N_("{seat}'s Downcard was a Usurp: {seat} chooses the Order."),
+        )
     if state.phase == ANSWER:
         assert state.pending is not None
-        return (
-            f"{you.who(state.pending.seat)} played a Downcard on the {up}: "
-            f"{you.who(turn, start=False)} must Give In or Challenge."
-        )
+        player = state.pending.seat
+        if player == viewer:
+            message = N_("You played a Downcard on {card}: {other} must Give In or Challenge.")
+        elif turn == viewer:
+            message = N_("{seat} played a Downcard on {card}: you must Give In or Challenge.")
+        else:
+            message = N_("{seat} played a Downcard on {card}: {other} must Give In or Challenge.")
+        return say(message, seat=seat(player), other=seat(turn), card=up)
     if state.phase == FREE:
-        value = state.table.value(state.upcard)
-        has = you.who_does(turn, "have", "has")
-        return f"{has} the free play after the Sluff Off: any card scores {value}."
-    turn_text = "Your turn" if turn == you.viewer else f"{seat_name(turn)} to play"
-    return f"{turn_text} on the {up} ({state.order.capitalize()})."
+        return addressed(
+            viewer,
+            turn,
+            N_("You have the free play after the Sluff Off: any card scores {value}."),
+            N_("{seat} has the free play after the Sluff Off: any card scores {value}."),
+            value=state.table.value(state.upcard),
+        )
+    return addressed(
+        viewer,
+        turn,
+        N_("Your turn on {card} ({order})."),
+        N_("{seat} to play on {card} ({order})."),
+        card=up,
+        order=say(ORDER_NAMES[state.order]),
+    )
 
 
 RULES = UsurpRules()

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from games.kit.cards import SUIT_NAMES, french_deck, rank_of, suit_of
+from games.kit.account import N_, Told, say, suit
+from games.kit.cards import french_deck, rank_of, suit_of
 
 MAX_ARRANGEMENTS = 48  # concrete layouts listed by legal_actions (besides "pass")
 DECK: tuple[str, ...] = tuple(french_deck())
@@ -31,7 +32,6 @@ JUNIOR_MEMBER_RANKS = frozenset(("A", "2", "3", "4", "5", "6", "7", "8", "9"))
 FAMILY_RANKS = ("K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
 FAMILY_RANK_ORDER = {r: i for i, r in enumerate(FAMILY_RANKS)}
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
-SUIT_WORD = SUIT_NAMES["french"]
 
 
 # Per-card lookups: these run in the inner loops of listing arrangements.
@@ -159,12 +159,17 @@ def family_points(family: Sequence[str]) -> int:
     return total * 2 if is_royal(family) else total
 
 
-def _suits_words(suits: Iterable[str]) -> str:
-    return " or ".join(SUIT_WORD[s] for s in dict.fromkeys(suits))
+def _suits_words(suits: Iterable[str]) -> Told:
+    """``hearts``, or ``hearts or clubs``: the spouses' suits."""
+    first, *rest = [suit(s, "french") for s in dict.fromkeys(suits)]
+    if not rest:
+        return first
+    return say(N_("{suit} or {other}"), suit=first, other=rest[0])
 
 
-def family_problem(family: Sequence[str]) -> str | None:
-    """Why these cards are not a legal family (a sentence), or ``None`` when they are."""
+def family_problem(family: Sequence[str]) -> Told | None:
+    """Why these cards are not a legal family (told as games.kit.account tells, a clause
+    to follow a family), or ``None`` when they are."""
     by_rank: dict[str, list[str]] = {"K": [], "Q": [], "J": [], "10": []}
     for card in family:
         if RANK[card] in by_rank:
@@ -172,38 +177,54 @@ def family_problem(family: Sequence[str]) -> str | None:
     kings, queens, jacks, tens = by_rank["K"], by_rank["Q"], by_rank["J"], by_rank["10"]
     if kings or queens:
         if len(kings) != 1 or len(queens) != 1:
-            return (
-                "a senior family needs exactly one king and one queen "
-                f"(it has {len(kings)} and {len(queens)})."
+            return say(
+                N_(
+                    "a senior family needs exactly one king and one queen "
+                    "(it has {kings} and {queens})."
+                ),
+                kings=len(kings),
+                queens=len(queens),
             )
         suits = (SUIT[kings[0]], SUIT[queens[0]])
         for card in family:
             if card not in (kings[0], queens[0]) and SUIT[card] not in suits:
-                return (
-                    f"{card} cannot be a member: members must be {_suits_words(suits)}, "
-                    "the suit of a spouse."
+                return say(
+                    N_("{card} cannot be a member: members must be {suits}, the suit of a spouse."),
+                    card=card,
+                    suits=_suits_words(suits),
                 )
         return None
     if jacks or tens:
         if len(jacks) != 1 or len(tens) != 1:
-            return (
-                "a junior family needs exactly one jack and one ten "
-                f"(it has {len(jacks)} and {len(tens)})."
+            return say(
+                N_(
+                    "a junior family needs exactly one jack and one ten "
+                    "(it has {jacks} and {tens})."
+                ),
+                jacks=len(jacks),
+                tens=len(tens),
             )
         if SUIT[jacks[0]] == SUIT[tens[0]]:
-            return (
-                f"{jacks[0]} and {tens[0]} are of the same suit: a jack may not marry a ten "
-                "of his own suit (incest)."
+            return say(
+                N_(
+                    "{jack} and {ten} are of the same suit: a jack may not marry a ten "
+                    "of his own suit (incest)."
+                ),
+                jack=jacks[0],
+                ten=tens[0],
             )
         suits = (SUIT[jacks[0]], SUIT[tens[0]])
         for card in family:
             if card not in (jacks[0], tens[0]) and SUIT[card] not in suits:
-                return (
-                    f"{card} cannot be a member: members must be {_suits_words(suits)}, "
-                    "the suit of a spouse."
+                return say(
+                    N_("{card} cannot be a member: members must be {suits}, the suit of a spouse."),
+                    card=card,
+                    suits=_suits_words(suits),
                 )
         return None
-    return "it has no marriage: a family starts with a king and a queen, or a jack and a ten."
+    return say(
+        N_("it has no marriage: a family starts with a king and a queen, or a jack and a ten.")
+    )
 
 
 # --- listing useful arrangements ------------------------------------------------------------------

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.account import N_, Told, say, seats, suit
 from games.kit.base import (
     Action,
     IllegalAction,
@@ -36,14 +37,13 @@ from games.kit.cards import shuffled
 from games.kit.engine import Engine
 from games.kit.frozen import Record, evolve, freeze, remove_card, thaw
 from games.kit.options import IntRange
-from games.kit.phrasing import Phrasing, seat_name
+from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played
 from games.wifeswap.families import (
     DECK,
     DECK_SET,
     FAMILY_KEY,
     SUIT,
-    SUIT_WORD,
     Layout,
     can_hold,
     canonical_layout,
@@ -130,15 +130,15 @@ class WifeSwapRules(Engine[WifeSwapState]):
     max_seats = 5
     lower_scores_win = False
     table_options = (
-        IntRange("target", "Play to this many points", 500, 50, 5000),
+        IntRange("target", N_("Play to this many points"), 500, 50, 5000),
         IntRange(
             "rounds",
-            "Fixed number of rounds (0: play to the target)",
+            N_("Fixed number of rounds (0: play to the target)"),
             0,
             0,
             ROUND_CAP,
-            caption="Rounds",
-            names=((0, "no fixed number"),),
+            caption=N_("Rounds"),
+            names=((0, N_("no fixed number")),),
         ),
     )
 
@@ -261,9 +261,7 @@ class WifeSwapRules(Engine[WifeSwapState]):
             return kind, act, Outcome(state.families[seat], (), ())
         if kind == "arrange":
             return kind, act, _listed_outcome(state, act) or resolve_arrangement(state, act)
-        raise IllegalAction(
-            f"You won the trick: arrange your families or pass (you cannot {kind!r} now)."
-        )
+        raise IllegalAction(say(N_("You won the trick: arrange your families or pass.")))
 
     # --- views and results ----------------------------------------------------------------
 
@@ -297,7 +295,7 @@ class WifeSwapRules(Engine[WifeSwapState]):
             state,
             seat,
             phase=phase,
-            message=_message(state, phase, Phrasing(seat)),
+            message=_message(state, phase, seat),
             last=thaw(state.last),
         )
         return common | {
@@ -389,19 +387,19 @@ def _plainly_legal(state: WifeSwapState, seat: int, action: object) -> bool:
     )
 
 
-def _explain_play(state: WifeSwapState, seat: int, act: Action) -> str:
+def _explain_play(state: WifeSwapState, seat: int, act: Action) -> Told:
     kind = act["type"]
     if kind != "play":
-        return f"It is your turn to play a card to the trick (you cannot {kind!r} now)."
+        return say(N_("It is your turn to play a card to the trick."))
     if set(act) != {"type", "card"}:
         return "A play names only its 'card'."
     card = act.get("card")
     if not isinstance(card, str) or card not in DECK_SET:
         return f"{card!r} is not a card code like 7S or 10H."
     if card not in state.hands[seat]:
-        return "You do not hold that card."
+        return say(N_("You do not hold that card."))
     led = SUIT[state.trick[0][1]]
-    return f"You must follow suit: you hold {SUIT_WORD[led]}."
+    return say(N_("You must follow suit: you hold {suit}."), suit=suit(led, "french"))
 
 
 def _play(state: WifeSwapState, seat: int, card: str) -> WifeSwapState:
@@ -445,38 +443,69 @@ def resolve_arrangement(state: WifeSwapState, act: Mapping[str, Any]) -> Outcome
     seen: set[str] = set()
     for card in [c for f in families for c in f] + orphans:
         if card in seen:
-            raise IllegalAction(f"{card} is listed twice.")
+            raise IllegalAction(say(N_("{card} is listed twice."), card=card))
         seen.add(card)
         if card not in table and card not in hand and card not in trick:
             raise IllegalAction(
-                f"{card} is not yours to lay: it is not in your hand, the trick or your families."
+                say(
+                    N_(
+                        "{card} is not yours to lay: it is not in your hand, the trick or "
+                        "your families."
+                    ),
+                    card=card,
+                )
             )
     for card in orphans:
         if card in hand:
             raise IllegalAction(
-                f"{card} is in your hand: only cards from your families can be orphans."
+                say(
+                    N_("{card} is in your hand: only cards from your families can be orphans."),
+                    card=card,
+                )
             )
         if card not in table:
             raise IllegalAction(
-                f"{card} is from the trick: only cards from your families can be orphans "
-                "(unused trick cards go under the stock by themselves)."
+                say(
+                    N_(
+                        "{card} is from the trick: only cards from your families can be "
+                        "orphans (unused trick cards go under the stock by themselves)."
+                    ),
+                    card=card,
+                )
             )
     missing = sorted(table - seen, key=FAMILY_KEY.__getitem__)
     if missing:
         raise IllegalAction(
-            f"{missing[0]} is in your families and table cards never go back to hand: "
-            "put it in a family or list it as an orphan."
+            say(
+                N_(
+                    "{card} is in your families and table cards never go back to hand: "
+                    "put it in a family or list it as an orphan."
+                ),
+                card=missing[0],
+            )
         )
     for i, family in enumerate(families):
         problem = family_problem(family)
         if problem:
-            shown = " ".join(family) if family else "empty"
-            raise IllegalAction(f"Family {i + 1} ({shown}): {problem}")
+            shown = " ".join(family) if family else say(N_("empty"))
+            raise IllegalAction(
+                say(
+                    N_("Family {number} ({cards}): {problem}"),
+                    number=i + 1,
+                    cards=shown,
+                    problem=problem,
+                )
+            )
     for card in orphans:
         for i, family in enumerate(families):
             if can_hold(family, card):
                 raise IllegalAction(
-                    f"{card} cannot be an orphan: family {i + 1} ({' '.join(family)}) can hold it."
+                    say(
+                        N_("{card} cannot be an orphan: family {number} ({cards}) can hold it."),
+                        card=card,
+                        number=i + 1,
+                        cards=" ".join(family),
+                    )
                 )
     placed = {c for f in families for c in f}
     laid = tuple(c for c in trick if c in placed) + tuple(
@@ -596,24 +625,36 @@ def _end_round(state: WifeSwapState, reason: str) -> WifeSwapState:
     )
 
 
-def _message(state: WifeSwapState, phase: str, you: Phrasing) -> str:
+def _message(state: WifeSwapState, phase: str, viewer: int | None) -> Told:
     """One sentence on what is awaited now, addressing the viewer as "You"."""
     if phase == "over":
         won = top_scorers(state.totals)
         if len(won) == 1:
-            return f"The match is over: {you.who_does(won[0], 'win', 'wins', start=False)}."
-        names = " and ".join(you.who(s, start=False) for s in won)
-        return f"The match is over: {names} share the win."
+            return addressed(
+                viewer,
+                won[0],
+                N_("The match is over: you win."),
+                N_("The match is over: {seat} wins."),
+            )
+        if viewer in won:
+            others = [s for s in won if s != viewer]
+            return say(N_("The match is over: you and {seats} share the win."), seats=seats(others))
+        return say(N_("The match is over: {seats} share the win."), seats=seats(won))
     if phase == "arrange":
-        seat = state.arranger
-        whose = "your" if seat == you.viewer else "their"
-        return f"{you.who(seat)} won the trick and may arrange {whose} families or pass."
+        return addressed(
+            viewer,
+            state.arranger,
+            N_("You won the trick and may arrange your families or pass."),
+            N_("{seat} won the trick and may arrange their families or pass."),
+        )
     seat = (state.leader + len(state.trick)) % state.seats
     if not state.trick:
-        return f"{you.who_does(seat, 'lead', 'leads')} the next trick."
-    if seat == you.viewer:
-        return "Your turn to play to the trick."
-    return f"{seat_name(seat)} to play to the trick."
+        return addressed(
+            viewer, seat, N_("You lead the next trick."), N_("{seat} leads the next trick.")
+        )
+    return addressed(
+        viewer, seat, N_("Your turn to play to the trick."), N_("{seat} to play to the trick.")
+    )
 
 
 RULES = WifeSwapRules()

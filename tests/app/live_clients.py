@@ -12,6 +12,7 @@ import orjson
 from websockets.sync.client import ClientConnection, connect
 
 import games
+from app.i18n.accounts import view_in
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
 from tests.games.randomplay import card_codes_in, current_deal
@@ -28,11 +29,14 @@ class Seat:
         self.ws: ClientConnection | None = None
         self.states: list[dict[str, Any]] = []
 
-    def connect(self, room_id: str) -> None:
+    def connect(self, room_id: str, query: str = "") -> None:
+        """Open the room's socket; ``query`` is added to its address (``?lang=es``)."""
         cookie = self.http.cookies.get("parlour_session")
         headers = {"Cookie": f"parlour_session={cookie}"} if cookie else {}
         self.ws = connect(
-            f"{self.server.ws_url}/ws/rooms/{room_id}", additional_headers=headers, legacy=True
+            f"{self.server.ws_url}/ws/rooms/{room_id}{query}",
+            additional_headers=headers,
+            legacy=True,
         )
 
     def receive(self) -> dict[str, Any]:
@@ -147,7 +151,7 @@ def check_against_truth(
         for message in connection.states:
             truth = states[message["version"]]
             assert message["seat"] == seat
-            assert message["view"] == rules.view(truth, seat)
+            assert message["view"] == view_in(rules.view(truth, seat), "en")
             shown = card_codes_in(current_deal(rules, message["view"]), deck)
             leaked = shown & rules.hidden_cards(truth, seat)
             assert not leaked, f"seat {seat} was sent cards it may not know: {leaked}"

@@ -250,3 +250,24 @@ def test_table_talk_said_through_one_process_is_read_through_the_other(
         assert [m for m in told_before_pong(player) if m["type"] == "chat"] == []
     for person in (ann, bob, eve, cat):
         person.close()
+
+
+def test_a_move_refused_by_the_owner_is_explained_in_the_language_of_the_socket_elsewhere(
+    live_server_factory: Factory, postgres_url: str, redis_server: RedisServer
+) -> None:
+    a, b = servers(live_server_factory, postgres_url, redis_server)
+    room_id, ann, bob = open_across(a, b)  # a owns the room
+    again = reconnected(ann, b)
+    again.connect(room_id, "?lang=es")
+    bob.connect(room_id, "?lang=fr")
+    views = {seat: seat.state_at(0)["view"] for seat in (again, bob)}
+    mover = again if views[again]["to_act"] == [0] else bob
+    other = bob if mover is again else again
+    card = views[other]["hand"][0]  # a card of the game the mover does not hold
+    mover.act(0, {"type": "play", "card": card})
+    while (message := mover.receive())["type"] != "error":
+        pass
+    expected = f"No tienes {card}." if mover is again else f"Vous n'avez pas {card}."
+    assert message["code"] == "illegal_action" and message["message"] == expected
+    for seat in (again, bob, ann):
+        seat.close()

@@ -189,7 +189,7 @@ def test_same_suit_higher_value_has_no_effect() -> None:
 
 def test_lower_card_of_the_same_suit_is_refused_with_a_reason() -> None:
     state = stacked(2, {1: HAND}, "7S")
-    with pytest.raises(IllegalAction, match="higher card of Swords"):
+    with pytest.raises(IllegalAction, match="higher card of swords"):
         play(state, 1, "5S")
     with pytest.raises(IllegalAction, match="do not hold"):
         play(state, 1, "KO")

@@ -692,7 +692,7 @@ def test_refusals_explain_why() -> None:
     with pytest.raises(IllegalAction, match="free play"):
         act(state, P, "free_play", card="QH")
     state = act(state, P, "uprise", card="QH")
-    with pytest.raises(IllegalAction, match="give_in or challenge"):
+    with pytest.raises(IllegalAction, match="answer with Give In or Challenge"):
         act(state, OPP, "score", card="2C")
 
 
