@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.i18n.accounts import account_text
 from app.i18n.catalogues import words
 from app.i18n.marks import N_, Mark
+from games.kit.account import Told
 
 
 class Refusal(Exception):
@@ -49,3 +51,19 @@ def not_owner() -> Refusal:
     """A verb reached a process that does not referee the room (any more): it is sent on to
     the room's owner, never shown to a person (with several processes, app/cluster/)."""
     return Refusal("not_owner", N_("This process does not referee that room."))
+
+
+class MoveRefusal(Refusal):
+    """A move the rules refused (``illegal_action``): ``message`` is the reason in English,
+    ``says`` the same told as data (games.IllegalAction), which :meth:`text` words in a
+    reader's language; a reason only a program's mistake brings has no ``says`` and stays
+    English."""
+
+    def __init__(self, message: str, says: Told = None) -> None:
+        super().__init__("illegal_action", message)
+        self.says = says
+
+    def text(self, language: str) -> str:
+        if self.says is None:
+            return self.message
+        return account_text(self.says, language)

@@ -15,8 +15,7 @@ import orjson
 
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
-from app.i18n.accounts import MoveRefusal
-from app.refusal import Refusal, not_owner
+from app.refusal import MoveRefusal, Refusal, not_owner
 
 
 class Calls:

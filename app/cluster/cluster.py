@@ -53,9 +53,8 @@ from app.cluster.presence import ClusterPresence, Here
 from app.cluster.talk import Listener, Talk
 from app.cluster.upkeep import Upkeep
 from app.connections.hub import Hub
-from app.i18n.accounts import MoveRefusal
 from app.observability.metrics import REDIS_ERRORS
-from app.refusal import Refusal, not_owner, unavailable
+from app.refusal import MoveRefusal, Refusal, not_owner, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.rooms.follower import Follower, room_description
 from app.rooms.ownership import set_owned, stop_refereeing

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.i18n.catalogues import words
-from app.refusal import Refusal
 from games.kit.account import Told, render, seat_token
 
 
@@ -47,27 +46,3 @@ def view_in(view: Mapping[str, Any], language: str) -> dict[str, Any]:
     if "message_says" in view:
         shown["message"] = account_text(view["message_says"], language)
     return shown
-
-
-class MoveRefusal(Refusal):
-    """A move the rules refused (``illegal_action``): ``message`` is the reason in English,
-    ``says`` the same told as data (games.IllegalAction), which :meth:`text` words in a
-    reader's language; a reason only a program's mistake brings has no ``says`` and stays
-    English."""
-
-    def __init__(self, message: str, says: Told = None) -> None:
-        super().__init__("illegal_action", message)
-        self.says = says
-
-    def text(self, language: str) -> str:
-        if self.says is None:
-            return self.message
-        return account_text(self.says, language)
-
-
-def refusal_text(refusal: Refusal, language: str) -> str:
-    """A refusal's sentence for a reader of ``language``: a game's reason for refusing a
-    move in that language, any other the refusal's own message."""
-    if isinstance(refusal, MoveRefusal):
-        return refusal.text(language)
-    return refusal.message

@@ -22,11 +22,10 @@ from sqlalchemy.exc import IntegrityError
 
 import games
 from app import store
-from app.i18n.accounts import MoveRefusal
 from app.i18n.marks import N_
 from app.models import Match, MatchEvent
 from app.observability.metrics import moves
-from app.refusal import Refusal, not_owner
+from app.refusal import MoveRefusal, Refusal, not_owner
 from app.rooms import turn_clocks
 from app.rooms.notifier import Notifier
 from app.rooms.pace import deadline_columns, is_turn_based, move_clock, out_of_time

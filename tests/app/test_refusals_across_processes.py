@@ -11,7 +11,6 @@ import orjson
 import pytest
 
 from app.cluster.calls import Calls
-from app.i18n.accounts import refusal_text
 from app.refusal import Refusal
 from games.kit.account import N_, say
 
@@ -55,8 +54,7 @@ def test_a_refusal_from_the_owner_keeps_the_games_reason() -> None:
 
     refusal = asyncio.run(scenario())
     assert refusal.message == "You do not hold 9S."
-    assert refusal_text(refusal, "es") == "No tienes 9S."
-    assert refusal_text(refusal, "fr") == "Vous n'avez pas 9S."
-    assert refusal_text(Refusal("stale_version", "The table moved on."), "es") == (
-        "The table moved on."
-    )
+    assert refusal.text("es") == "No tienes 9S."
+    assert refusal.text("fr") == "Vous n'avez pas 9S."
+    # A refusal the catalogue has no words for stays in English.
+    assert Refusal("stale_version", "The table moved on.").text("es") == "The table moved on."
