@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.i18n.marks import N_
+from app.i18n.requests import request_language
 from app.limits.quotas import Limiter
 from app.observability.context import person
 from app.people.browser_mark import BrowserMarks
@@ -100,6 +101,14 @@ async def current_user_or_none(request: Request) -> Identity | None:
     return identity
 
 
+async def reader_language(
+    request: Request, user: Annotated[Identity | None, Depends(current_user_or_none)]
+) -> str:
+    """The language the request is answered in: ``?lang=``, the account's setting, the
+    cookie, ``Accept-Language``, English (app/i18n/requests.py)."""
+    return request_language(request, account=user.language if user is not None else None)
+
+
 async def current_user(user: Annotated[Identity | None, Depends(current_user_or_none)]) -> Identity:
     if user is None:
         raise Refusal("no_session", N_("Start a session first (POST /api/session)."), 401)
@@ -124,6 +133,7 @@ Limits = Annotated[Limiter, Depends(get_limiter)]
 Hashing = Annotated[HashingPool, Depends(get_hashing)]
 DbSession = Annotated[Session, Depends(get_session)]
 MaybeUser = Annotated[Identity | None, Depends(current_user_or_none)]
+ReaderLanguage = Annotated[str, Depends(reader_language)]
 CurrentUser = Annotated[Identity, Depends(current_user)]
 CurrentAccount = Annotated[Identity, Depends(current_account)]
 SessionOrigin = Annotated[Origin, Depends(session_origin)]

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from app.i18n.languages import DEFAULT
 from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.away import AwayKeeper, people_here
@@ -137,8 +138,9 @@ class Rooms:
         would follow its owner no more, and the request would describe a stale room."""
         return self.registry.using(room_id_or_code)
 
-    def describe(self, room: LiveRoom) -> dict[str, Any]:
-        return describe(room, self.presence, self.absence_grace)
+    def describe(self, room: LiveRoom, language: str = DEFAULT) -> dict[str, Any]:
+        """The room's public description, its words (the table's options) in ``language``."""
+        return describe(room, self.presence, self.absence_grace, language)
 
     def people_here(self, room: LiveRoom) -> bool:
         """Whether a seat's person is connected to the room (through any process)."""

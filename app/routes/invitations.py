@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
 
-from app.http.deps import CurrentAccount, CurrentUser, LiveRooms, SocialGraph
+from app.http.deps import CurrentAccount, CurrentUser, LiveRooms, ReaderLanguage, SocialGraph
 from app.http.schemas import InvitationIn
 from app.routes.rooms import count_code_lookup
 
@@ -36,9 +36,11 @@ async def my_invitations(me: CurrentAccount, social: SocialGraph) -> dict[str, A
 
 
 @router.post("/me/invitations/{invitation_id}/accept")
-async def accept(invitation_id: str, me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
+async def accept(
+    invitation_id: str, me: CurrentAccount, social: SocialGraph, language: ReaderLanguage
+) -> dict[str, Any]:
     """Take a seat at the invitation's table: ``{"seat", "room"}`` as a join answers."""
-    return await social.invitations.accept(me, invitation_id)
+    return await social.invitations.accept(me, invitation_id, language)
 
 
 @router.post("/me/invitations/{invitation_id}/decline", status_code=status.HTTP_204_NO_CONTENT)

@@ -292,14 +292,14 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     if game is None:
         return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
     rooms: Rooms = request.app.state.rooms
+    language = _language(request)
     try:
         # The room as GET /api/rooms/{id} describes it, in the page: the browser starts
         # drawing (and opens the socket) without asking for it first.
-        described = rooms.describe(from_thread.run(rooms.get, room_id))
+        described = rooms.describe(from_thread.run(rooms.get, room_id), language)
     except Refusal:
         return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
     title = games.get(game).title
-    language = _language(request)
     return _page(
         request,
         "room.html",

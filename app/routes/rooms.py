@@ -18,6 +18,7 @@ from app.http.deps import (
     Limits,
     LiveRooms,
     MaybeUser,
+    ReaderLanguage,
     RoomInUse,
     SocialGraph,
     client_address,
@@ -40,7 +41,12 @@ router = APIRouter(prefix="/api/rooms", dependencies=[Depends(count_code_lookup)
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create_room(
-    body: RoomIn, request: Request, user: CurrentUser, rooms: LiveRooms, limits: Limits
+    body: RoomIn,
+    request: Request,
+    user: CurrentUser,
+    rooms: LiveRooms,
+    language: ReaderLanguage,
+    limits: Limits,
 ) -> dict[str, Any]:
     if body.rated and not user.is_account:
         raise Refusal(
@@ -59,12 +65,12 @@ async def create_room(
         pace=body.pace,
         days_per_move=body.days_per_move,
     )
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.get("")
 async def list_rooms(
-    rooms: LiveRooms, user: MaybeUser, game: str | None = None
+    rooms: LiveRooms, language: ReaderLanguage, user: MaybeUser, game: str | None = None
 ) -> list[dict[str, Any]]:
     """The open tables, newest first (only ``game``'s, when given): public live rooms
     waiting or playing with a person at them; public turn-based rooms until they start,
@@ -78,19 +84,20 @@ async def list_rooms(
         if room.ended:
             continue
         if room.pace == TURN_BASED or rooms.people_here(room):
-            listed.append(rooms.describe(room))
+            listed.append(rooms.describe(room, language))
     return listed
 
 
 @router.get("/{room_id}")
-async def get_room(room_id: str, rooms: LiveRooms) -> dict[str, Any]:
-    return rooms.describe(await rooms.get(room_id))
+async def get_room(room_id: str, rooms: LiveRooms, language: ReaderLanguage) -> dict[str, Any]:
+    return rooms.describe(await rooms.get(room_id), language)
 
 
 @router.post("/{room_id}/join")
 async def join_room(
     user: CurrentUser,
     rooms: LiveRooms,
+    language: ReaderLanguage,
     room: RoomInUse,
     social: SocialGraph,
     body: SeatIn | None = None,
@@ -105,68 +112,82 @@ async def join_room(
         seat=body.seat if body else None,
         account=user.is_account,
     )
-    return {"seat": seat, "room": rooms.describe(room)}
+    return {"seat": seat, "room": rooms.describe(room, language)}
 
 
 @router.post("/{room_id}/leave")
-async def leave_room(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
+async def leave_room(
+    user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
+) -> dict[str, Any]:
     await rooms.leave(room, user_id=user.id)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.post("/{room_id}/bots")
 async def add_bot(
-    body: BotIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+    body: BotIn, user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
 ) -> dict[str, Any]:
     await rooms.add_bot(room, user_id=user.id, seat=body.seat, kind=body.kind)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.delete("/{room_id}/seats/{seat}")
 async def free_seat(
-    seat: int, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+    seat: int, user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
 ) -> dict[str, Any]:
     await rooms.free_seat(room, user_id=user.id, seat=seat)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.post("/{room_id}/start")
-async def start_room(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
+async def start_room(
+    user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
+) -> dict[str, Any]:
     await rooms.start(room, user_id=user.id)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.post("/{room_id}/reclaim")
-async def reclaim(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
+async def reclaim(
+    user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
+) -> dict[str, Any]:
     """Take back the seat a computer plays for you."""
     seat = await rooms.reclaim(room, user_id=user.id)
-    return {"seat": seat, "room": rooms.describe(room)}
+    return {"seat": seat, "room": rooms.describe(room, language)}
 
 
 @router.post("/{room_id}/claim")
-async def claim(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
+async def claim(
+    user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
+) -> dict[str, Any]:
     """Claim a turn-based match from the players whose time to move has run out."""
     await rooms.claim(room, user_id=user.id)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.post("/{room_id}/rematch", status_code=status.HTTP_201_CREATED)
-async def rematch(user: CurrentUser, rooms: LiveRooms, room: RoomInUse) -> dict[str, Any]:
+async def rematch(
+    user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
+) -> dict[str, Any]:
     new_room = await rooms.rematch(room, user_id=user.id)
-    return rooms.describe(new_room)
+    return rooms.describe(new_room, language)
 
 
 @router.post("/{room_id}/mute")
 async def mute(
-    body: MuteIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+    body: MuteIn, user: CurrentUser, rooms: LiveRooms, language: ReaderLanguage, room: RoomInUse
 ) -> dict[str, Any]:
     await rooms.mute(room, user_id=user.id, person=body.user_id, muted=body.muted)
-    return rooms.describe(room)
+    return rooms.describe(room, language)
 
 
 @router.post("/{room_id}/settings")
 async def settings(
-    body: RoomSettingsIn, user: CurrentUser, rooms: LiveRooms, room: RoomInUse
+    body: RoomSettingsIn,
+    user: CurrentUser,
+    rooms: LiveRooms,
+    language: ReaderLanguage,
+    room: RoomInUse,
 ) -> dict[str, Any]:
     await rooms.set_watchers_chat(room, user_id=user.id, on=body.watchers_chat)
-    return rooms.describe(room)
+    return rooms.describe(room, language)

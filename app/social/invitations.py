@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.i18n.languages import DEFAULT
 from app.i18n.marks import N_
 from app.models import Invitation
 from app.people.sessions import Identity
@@ -131,8 +132,11 @@ class Invitations:
         await self.database.call(social_store.drop_invitation, invitation_id=invitation_id)
         raise Refusal("invitation_expired", N_("That table is no longer waiting for players."), 410)
 
-    async def accept(self, me: Identity, invitation_id: str) -> dict[str, Any]:
-        """Take a seat at the invitation's table; the host hears of it."""
+    async def accept(
+        self, me: Identity, invitation_id: str, language: str = DEFAULT
+    ) -> dict[str, Any]:
+        """Take a seat at the invitation's table; the host hears of it. The answer describes
+        the table in ``language``."""
         invitation = await self._mine(me, invitation_id)
         async with self.rooms.using(invitation.room_id) as room:
             try:
@@ -149,7 +153,7 @@ class Invitations:
             answer = {"id": invitation.id, "room_id": room.id, "by": me.username}
             self.live.tell(invitation.from_id, {"type": "invitation_accepted", **answer})
             self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
-            return {"seat": seat, "room": self.rooms.describe(room)}
+            return {"seat": seat, "room": self.rooms.describe(room, language)}
 
     def room_changed(self, room: LiveRoom) -> None:
         """A table stopped waiting with a seat free (it started, filled or closed): its

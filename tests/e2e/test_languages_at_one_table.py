@@ -91,3 +91,11 @@ def test_a_match_between_a_spanish_and_a_french_player_watched_in_the_pseudo_lan
     for page in (ana, bernard, watcher):
         expect(page.locator(".table .result")).to_be_visible()
     assert english_left(watcher) == [], "the finished table"
+    # Each player reads the end of the match, and what to do next, in their own language.
+    spanish, french = (p.locator(".table .result") for p in (ana, bernard))
+    expect(spanish).to_contain_text("puntos")
+    expect(spanish).to_contain_text("Proponer una revancha")
+    expect(spanish).to_contain_text("Revisar la partida")
+    expect(french).to_contain_text("points")
+    expect(french).to_contain_text("Proposer une revanche")
+    expect(french).to_contain_text("Revoir la partie")
