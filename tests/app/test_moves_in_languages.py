@@ -95,7 +95,8 @@ def test_the_review_and_the_transcript_speak_the_requests_language(
     )
 
     transcript = ann.get(f"/api/matches/{match_id}/transcript.txt?lang=fr").text
-    moves = transcript.split("\nMoves\n")[1].split("\nResult\n")[0]
+    # Its headings are French too.
+    moves = transcript.split("\nCoups\n")[1].split("\nRésultat\n")[0]
     assert " a joué " in moves and " played " not in moves
     assert "Seat " not in moves and "Ann a joué " in moves
 
