@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy.orm import Session
 
 from app import store
+from app.i18n.marks import N_
 from app.models import Match, RatingChange
 from app.records.review import match_summary
 from app.refusal import Refusal
@@ -35,7 +36,9 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         at, match_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         return datetime.fromisoformat(at), str(match_id)
     except (ValueError, TypeError, binascii.Error):
-        raise Refusal("bad_cursor", "That cursor is not one this server gave out.", 422) from None
+        raise Refusal(
+            "bad_cursor", N_("That cursor is not one this server gave out."), 422
+        ) from None
 
 
 def details(
