@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cups.rules import RIGHT, TURN_CAP, CupsState
+from games.cups.rules import ENDINGS, RIGHT, TURN_CAP, CupsState
 from games.kit.account import (
     N_,
     Told,
@@ -21,26 +21,6 @@ from games.kit.account import (
 )
 from games.kit.base import Action
 from games.kit.words import the
-
-# How a match ends, by ``CupsState.ended``: one winner, or several sharing the win.
-ENDINGS = {
-    "win": (
-        N_("{seats} wins by shedding every card."),
-        N_("{seats} share the win by shedding every card."),
-    ),
-    "no_cups": (
-        N_("{seats} wins with the fewest cards: no Cups are left in play."),
-        N_("{seats} share the win with the fewest cards: no Cups are left in play."),
-    ),
-    "no_hands": (
-        N_("{seats} wins with the smallest graveyard: nobody has cards in hand."),
-        N_("{seats} share the win with the smallest graveyard: nobody has cards in hand."),
-    ),
-    "cap": (
-        N_("{seats} wins with the fewest cards after {turns} turns."),
-        N_("{seats} share the win with the fewest cards after {turns} turns."),
-    ),
-}
 
 
 def _card(code: str) -> Told:

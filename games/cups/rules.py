@@ -687,7 +687,8 @@ def _sits_out(state: CupsState, seat: int) -> bool:
     return not (state.ended == "win" and seat in state.winners)  # won by shedding every card
 
 
-# How a match ends, for one winner and for several (games/cups/describe.py tells the same).
+# How a match ends, for one winner and for several (the view says it; so does the account of
+# the move that ended it, games/cups/describe.py).
 ENDINGS = {
     "win": (
         N_("{seats} wins by shedding every card."),
