@@ -135,7 +135,17 @@ def _games(language: str) -> list[dict[str, Any]]:
 
 
 def _identity(request: Request) -> tuple[Identity | None, bool]:
-    """The visitor (None: nobody yet), and whether their session cookie must be reset."""
+    """The visitor (None: nobody yet), and whether their session cookie must be reset.
+    Found once per request: a route that reads it before ``_page`` does (for the page's
+    language, or who may see a match) must not extend the session a second time, or the
+    page would not reset the cookie the first extension called for."""
+    found: tuple[Identity | None, bool] | None = getattr(request.state, "visitor", None)
+    if found is None:
+        found = request.state.visitor = _find_identity(request)
+    return found
+
+
+def _find_identity(request: Request) -> tuple[Identity | None, bool]:
     auth: Authenticator = request.app.state.auth
     user = auth.identify_now(request.cookies.get(request.app.state.settings.cookie_name))
     if user is None:
