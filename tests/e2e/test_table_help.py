@@ -27,21 +27,39 @@ def start_against_a_computer(page: Page, game: str) -> None:
     wait_table(page)
 
 
+def within_the_window(page: Page, tip: Any) -> None:
+    """The tooltip lies wholly inside the window, 8 px from its sides."""
+    box = tip.bounding_box()
+    width = page.evaluate("() => window.innerWidth")
+    assert box is not None and box["x"] >= 8 and box["x"] + box["width"] <= width - 8, (
+        box,
+        width,
+    )
+
+
 def described(page: Page, control: Any, kind: str) -> None:
     """``control`` is described by the help on ``kind``, and shows it when focused."""
     help_ = action_help("usurp")[kind]
     words = f"{help_['name']}: {help_['text']}"
     expect(control).to_have_accessible_description(words)
+    # As if the tooltip was last shown for a control at the window's right edge.
+    page.evaluate(
+        "() => { const tip = document.querySelector('.help-tip');"
+        " if (tip) tip.style.left = `${innerWidth - 60}px`; }"
+    )
     control.focus()
     tip = page.locator(".help-tip")
     expect(tip).to_be_visible()
     expect(tip).to_have_text(words)
+    within_the_window(page, tip)
     page.keyboard.press("Escape")
     expect(tip).to_be_hidden()
 
 
-def test_usurp_actions_say_what_they_mean(pages: Any) -> None:
-    ann = pages.open("ann")
+@pytest.mark.parametrize("width", [1280, 360])
+def test_usurp_actions_say_what_they_mean(pages: Any, width: int) -> None:
+    # At 360 px with a mouse too: a phone-wide window, the tooltips near its right edge.
+    ann = pages.open("ann", width=width, height=740)
     start_against_a_computer(ann, "usurp")
     checked: set[str] = set()
     for _ in range(20):

@@ -67,7 +67,11 @@ export class ActionHelp {
     this.tip.textContent = this.words(control.dataset.help);
     this.tip.hidden = false;
     this.shownFor = control;
-    // Above the control (below it when there is no room), kept inside the window.
+    // Above the control (below it when there is no room), kept inside the window. Measured
+    // at the window's left edge first: where it was shown last, near the right edge, it would
+    // measure narrower than it is and be placed too far right.
+    this.tip.style.left = "0px";
+    this.tip.style.top = "0px";
     const box = control.getBoundingClientRect();
     const tip = this.tip.getBoundingClientRect();
     const left = Math.max(8, Math.min(box.left, window.innerWidth - tip.width - 8));
