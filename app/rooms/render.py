@@ -118,9 +118,16 @@ def state_message(room: LiveRoom, seat: int | None, language: str = DEFAULT) -> 
         "version": room.version,
         "seat": seat,
         "view": view_in(room.rules.view(room.state, seat), language),
-        "event": None if event is None else told_in(event, language),
+        "event": None if event is None else orjson.Fragment(_told_event(room, event, language)),
         "clocks": None if room.turn_clocks is None else room.turn_clocks.wire(),
     }
+
+
+def _told_event(room: LiveRoom, event: dict[str, Any], language: str) -> str:
+    """The last move's account in ``language`` as JSON, worded and encoded once for every
+    seat and spectator who reads that language (every state message of a version carries
+    it)."""
+    return _cached(room, ("event", language), lambda: told_in(event, language))
 
 
 def with_now(text: str, now: str) -> str:
