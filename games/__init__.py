@@ -63,8 +63,14 @@ def describe(rules: Rules[Any], before: Any, seat: int, action: Action, after: A
     everyone at the table and every watcher may know (the shared contract test checks that
     it names no card that was not public).
     """
-    account = game(rules.name).describe(before, seat, action, after)
+    account = account_of(rules, before, seat, action, after)
     return {"text": render(account["says"]), **account}
+
+
+def account_of(rules: Rules[Any], before: Any, seat: int, action: Action, after: Any) -> Account:
+    """``describe``'s account as data alone, without its English ``text``: for a reader
+    who puts ``says`` into words of their own (the server, for each reader's language)."""
+    return game(rules.name).describe(before, seat, action, after)
 
 
 def replay(
@@ -88,6 +94,7 @@ __all__ = [
     "IllegalAction",
     "Previews",
     "Rules",
+    "account_of",
     "describe",
     "game",
     "get",

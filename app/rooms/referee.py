@@ -33,7 +33,7 @@ from app.rooms.records import LiveRoom
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource, stamp
 from app.rooms.turn_clocks import TurnClocks
-from games import IllegalAction, Previews, describe
+from games import IllegalAction, Previews, account_of
 from games.kit.phrasing import seat_name
 
 
@@ -56,8 +56,9 @@ def public_event(
 ) -> dict[str, Any]:
     """What every connection is told of an action: its seq, seat and kind, the name of who
     held the seat when it was made (``name``) and how it was made (``played_by``, see
-    ``played_by``), and the game's public account of it (``text``, and ``trick`` when it
-    completed one: games.describe).
+    ``played_by``), and the game's public account of it as data (``says``, which each
+    reader is told in their language, and ``trick`` when it completed one:
+    games.account_of).
 
     The action itself is never sent: its card may be hidden (a Downcard, a gift).
     """
@@ -89,7 +90,7 @@ def _record(
     """The room is at ``seq`` now, ``action`` having taken it from ``before``, played as
     ``by`` says (``played_by``) by whoever holds ``seat`` now."""
     room.version = seq
-    account = describe(room.rules, before, seat, action, room.state)
+    account = account_of(room.rules, before, seat, action, room.state)
     holder = room.seats[seat]
     name = holder.name if holder is not None else seat_name(seat)
     room.last_event = public_event(seq, seat, action, account, name=name, by=by)

@@ -19,6 +19,7 @@ import pytest
 import games
 from games import describe
 from games.cupid.rules import JACK, beats
+from games.kit.account import render
 from games.kit.cards import card_name
 from tests.games.randomplay import (
     all_games,
@@ -272,3 +273,18 @@ def test_a_cups_short_draw_says_what_it_gave_and_what_was_forgiven() -> None:
                         text,
                     ), text
     assert short
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_account_as_data_is_the_description_without_its_english(name: str) -> None:
+    rules = games.get(name)
+    match = random_match(rules, rules.min_seats, seed=3)
+    for before, (seat, action), after in zip(
+        match.states[:-1], match.log, match.states[1:], strict=True
+    ):
+        told = games.account_of(rules, before, seat, action, after)
+        assert "text" not in told
+        assert describe(rules, before, seat, action, after) == {
+            "text": render(told["says"]),
+            **told,
+        }
