@@ -14,15 +14,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from app.i18n.catalogues import words
 from games.kit.account import Told, render, seat_token
+
+# Accounts told with "Seat n" as worded, per language and the account's JSON: a table tells
+# the same few sentences ("Seat 2 to play") over and over, each reader's state message
+# carries one, and wording one takes many times longer than encoding it. Emptied when full.
+KEPT_ACCOUNTS = 10_000
+_worded: dict[tuple[str, bytes], str] = {}
 
 
 def account_text(says: Told, language: str, names: Sequence[str] | None = None) -> str:
     """``says`` in ``language``; ``names``: each seat's player, in seat order, put in for
     "Seat n" (a seat past the list keeps its "Seat n")."""
     if names is None:
-        return render(says, words(language, "games"))
+        key = (language, orjson.dumps(says))
+        text = _worded.get(key)
+        if text is None:
+            text = render(says, words(language, "games"))
+            if len(_worded) >= KEPT_ACCOUNTS:
+                _worded.clear()
+            _worded[key] = text
+        return text
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else seat_token(seat)
