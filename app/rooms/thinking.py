@@ -13,12 +13,11 @@ kind comes the same fixed ``think_time`` after its turn began (app/rooms/bot_dri
 waits out the rest), and the search is cut ``REPLY_MARGIN`` before that, so that its answer
 is back from the worker in time.
 
-The decisions of finished matches are judged (games.bots.analysis, queued by
-app/records/analysis.py) in a pool of their own whose workers run at the lowest CPU
-priority the system has (``JUDGING_NICENESS``): a judgement uses only what the live tables
-leave of the machine — the event loop, the event log's writer, the database, the searches of
-computers at play — and never slows a table, however long the queue of matches to judge.
-It leaves one core to the live work: one worker fewer than the live pool (at least one).
+The same workers judge the decisions of finished matches (games.bots.analysis, queued by
+app/records/analysis.py), at a lower priority than the live moves: a judgement goes to the
+pool only while a worker is left for live moves (one worker's machine: only while no live
+move is being thought), and it is small (one decision, about a second), so a live move
+arriving after it waits for at most one.
 """
 
 from __future__ import annotations
@@ -30,19 +29,15 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import games
 from games import describe
 from games.bots import choose
 from games.bots.analysis import judge
 
-T = TypeVar("T")
-
 # Seconds each searching level may think per move (its simulation budget may end it sooner).
 THINKING_SECONDS = {"normal": 0.2, "strong": 0.85}
-# The niceness of the workers that judge finished matches: the lowest priority (POSIX).
-JUDGING_NICENESS = 19
 # Seconds between a search's cut and its move going out: the answer's way back from the
 # worker (and the last simulation, begun before the cut), which must not show in the time.
 REPLY_MARGIN = 0.1
@@ -62,11 +57,6 @@ def machine_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not every platform says which cores a process may use
         return max(1, os.cpu_count() or 1)
-
-
-def lower_priority() -> None:
-    """Run this worker process at the lowest CPU priority (``JUDGING_NICENESS``)."""
-    os.nice(JUDGING_NICENESS - os.nice(0))
 
 
 def think(
@@ -97,35 +87,32 @@ def judge_decision(
 
 
 class Thinkers:
-    """The process pool that searching computer players think in, and the pool at the
-    lowest priority that judges the decisions of finished matches."""
+    """The process pool that searching computer players think in, and the analysis of
+    finished matches is done in when they leave room."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers or machine_workers()
-        self.judging_workers = max(1, self.workers - 1)
         self._pool: ProcessPoolExecutor | None = None
-        self._judging_pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # On the event loop: live moves and judgements in the pool now, and the condition
+        # a judgement waits on for room (made on first use, on the running loop).
+        self._live = 0
+        self._judging = 0
+        self._room: asyncio.Condition | None = None
 
-    def _live_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
-        return self._pool
+    def _submit(self, work: Callable[..., dict[str, Any]], *args: Any) -> Future[dict[str, Any]]:
+        """Hand ``work(*args)`` to the pool, starting it first if need be.
 
-    def _judges(self) -> ProcessPoolExecutor:
-        if self._judging_pool is None:
-            self._judging_pool = ProcessPoolExecutor(
-                self.judging_workers, mp_context=_context(), initializer=lower_priority
-            )
-        return self._judging_pool
-
-    def _submit(self, judging: bool, work: Callable[..., T], *args: Any) -> Future[T]:
-        """Hand ``work(*args)`` to the live pool or the judging one, starting it first if
-        need be. Starting workers takes a while, so this runs in a thread, not on the event
-        loop."""
+        Starting workers takes a while, so this runs in a thread, not on the event loop.
+        forkserver: the workers are not forked from this process, whose threads (the event
+        log's writer, say) might hold locks at the moment of a fork.
+        """
         with self._lock:
-            pool = self._judges() if judging else self._live_pool()
-            return pool.submit(work, *args)
+            if self._pool is None:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["app.rooms.thinking"])
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            return self._pool.submit(work, *args)
 
     async def move(
         self, game: str, state: Any, seat: int, seed: str, kind: str, seconds: float
@@ -133,33 +120,54 @@ class Thinkers:
         """The move, thought out in a worker process while the event loop goes on, the
         search cut ``seconds`` from now."""
         deadline = time.monotonic() + seconds
-        return await self._run(False, think, game, state, seat, seed, kind, deadline)
+        work = (think, game, state, seat, seed, kind, deadline)
+        self._live += 1
+        try:
+            return await self._run(*work)
+        finally:
+            self._live -= 1
+            await self._changed()
 
     async def judge(
         self, game: str, state: Any, seat: int, played: dict[str, Any], seq: int, seed: str
     ) -> dict[str, Any]:
-        """One decision of a finished match judged in a worker process at the lowest
-        priority (see the module's docstring)."""
-        return await self._run(True, judge_decision, game, state, seat, played, seq, seed)
+        """One decision of a finished match judged in a worker process, once a worker is
+        free that live moves leave (see the module's docstring)."""
+        room = self._condition()
+        async with room:
+            await room.wait_for(self._room_to_judge)
+            self._judging += 1
+        try:
+            return await self._run(judge_decision, game, state, seat, played, seq, seed)
+        finally:
+            self._judging -= 1
+            await self._changed()
 
-    async def _run(self, judging: bool, work: Callable[..., T], *args: Any) -> T:
+    def _room_to_judge(self) -> bool:
+        """Whether a judgement may go to the pool: a worker is free, and one stays free
+        for live moves (with one worker: no live move is being thought)."""
+        most = max(1, self.workers - 1)
+        return self._judging < most and self._live + self._judging < self.workers
+
+    def _condition(self) -> asyncio.Condition:
+        if self._room is None:
+            self._room = asyncio.Condition()
+        return self._room
+
+    async def _changed(self) -> None:
+        """A worker was freed: the judgements waiting look again."""
+        room = self._condition()
+        async with room:
+            room.notify_all()
+
+    async def _run(self, work: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        future = await loop.run_in_executor(None, self._submit, judging, work, *args)
+        future = await loop.run_in_executor(None, self._submit, work, *args)
         return await asyncio.wrap_future(future)
 
     def shutdown(self) -> None:
-        """Stop the workers (the app is shutting down); searches and judgements under way
-        are dropped."""
+        """Stop the workers (the app is shutting down); searches under way are dropped."""
         with self._lock:
-            for pool in (self._pool, self._judging_pool):
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._judging_pool = None
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """forkserver: the workers are not forked from this process, whose threads (the event
-    log's writer, say) might hold locks at the moment of a fork."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["app.rooms.thinking"])
-    return context
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None

@@ -4,8 +4,6 @@ server starts again."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ from sqlalchemy import create_engine, select, update
 
 import games
 from app.models import MatchAnalysis, utcnow
-from app.rooms.thinking import JUDGING_NICENESS, Thinkers
+from app.rooms.thinking import Thinkers
 from app.store.analyses import LEASE
 from tests.app.helpers import NewClient, account, eventually, make_app, play_out, running
 from tests.app.test_api import error_of
@@ -143,27 +141,22 @@ def test_a_queued_analysis_survives_a_restart(database_url: str, tmp_path: Path)
         assert analysis["decisions"] and "0" in analysis["accuracy"]
 
 
-async def _niceness_of_workers(thinkers: Thinkers) -> tuple[int, int]:
-    """The niceness a live search's worker and a judgement's worker run at."""
-    live = await thinkers._run(False, os.nice, 0)
-    judging = await thinkers._run(True, os.nice, 0)
-    return live, judging
-
-
-def test_judgements_run_at_the_lowest_priority_beside_live_moves() -> None:
-    """A finished match's decisions are judged only with what the live tables leave of the
-    machine: in workers of their own at the lowest priority, while live searches run at the
-    server's."""
-    thinkers = Thinkers(2)
-    try:
-        live, judging = asyncio.run(_niceness_of_workers(thinkers))
-    finally:
-        thinkers.shutdown()
-    assert live == os.nice(0)
-    assert judging == JUDGING_NICENESS == 19
-    assert thinkers.judging_workers == 1  # a core left to the live work
-
-
-@pytest.mark.parametrize(("workers", "judging"), [(1, 1), (2, 1), (4, 3)])
-def test_the_judges_leave_a_core_to_live_work(workers: int, judging: int) -> None:
-    assert Thinkers(workers).judging_workers == judging
+@pytest.mark.parametrize(
+    ("workers", "live", "judging", "may"),
+    [
+        (2, 0, 0, True),
+        (2, 1, 0, True),  # one worker thinks a live move, the other judges
+        (2, 2, 0, False),  # both think live moves: the judgement waits
+        (2, 0, 1, False),  # one judgement at a time: a worker stays free for live moves
+        (1, 0, 0, True),
+        (1, 1, 0, False),  # the only worker thinks a live move
+        (4, 1, 2, True),
+        (4, 1, 3, False),
+    ],
+)
+def test_judgements_leave_room_for_live_moves(
+    workers: int, live: int, judging: int, may: bool
+) -> None:
+    thinkers = Thinkers(workers)
+    thinkers._live, thinkers._judging = live, judging
+    assert thinkers._room_to_judge() is may
