@@ -84,9 +84,13 @@ SETTLED = """([still]) => {
 SOUND_RECORDER = """
 (() => {
   window.__tones = 0;
+  window.__contexts = 0;
   window.__sounds = [];
   class FakeAudio {
-    constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+    constructor() {
+      window.__contexts += 1;
+      this.state = "running"; this.currentTime = 0; this.destination = {};
+    }
     resume() { return Promise.resolve(); }
     createOscillator() {
       return { type: "", frequency: { setValueAtTime() {} }, connect: (node) => node,

@@ -80,3 +80,23 @@ def test_each_move_makes_its_sound_and_the_switch_silences_them_all(pages: Any) 
     assert moves_made > 0, table_state(ann)
     assert sounds(ann) == []
     assert ann.evaluate("window.__tones") == before_tones
+
+
+def test_a_page_makes_no_audio_before_its_first_gesture(pages: Any) -> None:
+    """A browser keeps sound made before a page's first gesture silent, and making the page's
+    audio costs a phone a long task while the table is first drawn: a watcher who has not
+    clicked yet is told of each move's sound, but no audio is made until the first click."""
+    ann = pages.open("ann")
+    start_against_a_computer(ann)
+    room_id = ann.url.rstrip("/").split("/")[-1]
+    watcher = pages.open("watcher")
+    watcher.add_init_script(SOUND_RECORDER)
+    watcher.goto(f"/rooms/{room_id}/watch")
+    wait_table(watcher)
+    play_until([ann], lambda: len(sounds(watcher)) >= 2, timeout=120)
+    assert watcher.evaluate("window.__contexts") == 0
+    watcher.locator("body").click(position={"x": 2, "y": 2})
+    heard = len(sounds(watcher))
+    play_until([ann], lambda: len(sounds(watcher)) > heard, timeout=120)
+    assert watcher.evaluate("window.__contexts") == 1
+    assert watcher.evaluate("window.__tones") > 0

@@ -56,9 +56,23 @@ export function tn(singular, plural, n, params) {
   return fill(forms[index] ?? forms[forms.length - 1], values);
 }
 
+// Intl's formatters, made once per kind and options: making one takes far longer than
+// formatting with it, and a table writes hundreds of numbers as it draws.
+const formatters = new Map();
+
+function formatter(Kind, options) {
+  const key = `${Kind.name}:${JSON.stringify(options ?? null)}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Kind(language(), options);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 /** A number as the page's language writes it. */
 export function number(value, options) {
-  return new Intl.NumberFormat(language(), options).format(value);
+  return formatter(Intl.NumberFormat, options).format(value);
 }
 
 /** "a, b and c": a list of words joined as the page's language joins them. */
@@ -66,10 +80,10 @@ export function list(words) {
   if (words.length <= 1) return words.join("");
   // English keeps its own form (no comma before "and"); other languages use Intl's.
   if (language() === "en") return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-  return new Intl.ListFormat(language(), { type: "conjunction" }).format(words);
+  return formatter(Intl.ListFormat, { type: "conjunction" }).format(words);
 }
 
 /** A date (and time) as the page's language writes it. */
 export function date(value, options = { dateStyle: "medium" }) {
-  return new Intl.DateTimeFormat(language(), options).format(value);
+  return formatter(Intl.DateTimeFormat, options).format(value);
 }

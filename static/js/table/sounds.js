@@ -38,6 +38,7 @@ const SOUNDS = {
 
 let audio = null;
 let armed = false;
+let gestured = false; // the page has had its first click or key press
 
 /** Whether sounds are on (the one switch, on until turned off). */
 export function soundOn() {
@@ -63,6 +64,7 @@ export function armSounds() {
   if (armed) return;
   armed = true;
   const unlock = () => {
+    gestured = true;
     if (soundOn()) context();
   };
   document.addEventListener("pointerdown", unlock, { once: true });
@@ -74,6 +76,9 @@ export function playSound(name) {
   const notes = SOUNDS[name];
   if (!notes || !soundOn()) return;
   document.dispatchEvent(new CustomEvent("parlour-sound", { detail: name }));
+  // Before the page's first gesture a browser keeps a new AudioContext silent, and making
+  // one costs a phone a tenth of a second while the table is first drawn: wait for it.
+  if (!audio && !gestured) return;
   const ctx = context();
   if (!ctx) return;
   const start = ctx.currentTime;
