@@ -78,13 +78,9 @@ class Invitations:
 
         def work(session: Session) -> tuple[str, OpenInvitation]:
             user = account_named(session, username)
-            if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
-                raise player_not_found(username)
-            # Someone seated blocked them: they could not take the seat, and the host is
-            # answered as for a name nobody has, so that the block cannot be probed.
-            if social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
-                raise player_not_found(username)
             not_yourself(user, me.id, N_("You cannot invite yourself."))
+            # The host's own block first: it tells them only what they did, and whatever
+            # else holds (the invitee blocked them too) stays hidden behind it.
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
                 raise Refusal(
                     "player_blocked",
@@ -92,6 +88,13 @@ class Invitations:
                     409,
                     username=user.username,
                 )
+            # The invitee, or someone seated, blocked them: they could not take the seat,
+            # and the host is answered as for a name nobody has, so that the block cannot
+            # be probed.
+            if social_store.blockers_among(
+                session=session, blocked_id=me.id, user_ids={user.id}
+            ) or social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
+                raise player_not_found(username)
             if user.id in seated:
                 raise Refusal(
                     "already_seated",

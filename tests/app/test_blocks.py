@@ -223,3 +223,31 @@ def test_a_rematch_does_not_seat_a_blocked_person_with_the_blocker(
     else:  # Ada may not sit at the table of the person who blocked her
         refused = ada.post(f"/api/rooms/{rematch['id']}/join", json={})
         assert refused.status_code == 403 and refused.json()["code"] == "seat_refused"
+
+
+def test_a_host_inviting_someone_they_blocked_is_told_to_unblock_first(
+    new_client: NewClient,
+) -> None:
+    """The host's own block answers 409 ``player_blocked`` — also when the invitee blocked
+    the host too, or someone seated blocked the invitee, so that neither can be told."""
+    ada, bob, cat = (account(new_client, name) for name in ("Ada", "Bob", "Cat"))
+    room = ada.post("/api/rooms", json={"game": "cups", "seats": 3}).json()
+    invite = f"/api/rooms/{room['id']}/invitations"
+    assert cat.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    assert ada.post("/api/blocks/Bob").status_code == 204
+
+    def answered() -> tuple[int, str]:
+        reply = ada.post(invite, json={"username": "Bob"})
+        return reply.status_code, reply.json()["code"]
+
+    assert answered() == (409, "player_blocked")
+    assert cat.post("/api/blocks/Bob").status_code == 204
+    assert answered() == (409, "player_blocked")
+    assert bob.post("/api/blocks/Ada").status_code == 204
+    assert answered() == (409, "player_blocked")
+    asked = ada.post("/api/friends/Bob")  # asking to be friends: the same order
+    assert (asked.status_code, asked.json()["code"]) == (409, "player_blocked")
+    # Unblocked by the host, Bob is hidden again behind the name nobody has.
+    assert ada.delete("/api/blocks/Bob").status_code == 204
+    assert answered() == (404, "player_not_found")
+    assert bob.get("/api/me/invitations").json()["invitations"] == []
