@@ -19,7 +19,7 @@ import games
 from app import store
 from app.i18n.marks import N_
 from app.models import Match, Room, Seat, utcnow
-from app.people.confusables import name_key
+from app.people.confusables import looks_alike
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
@@ -191,8 +191,7 @@ class Lobby:
                 raise Refusal(
                     "account_needed", N_("A rated table is for accounts: log in or sign up."), 403
                 )
-            key = name_key(name)
-            if any(h is not None and name_key(h.name) == key for h in room.seats):
+            if any(h is not None and looks_alike(h.name, name) for h in room.seats):
                 raise Refusal(
                     "name_taken",
                     N_("Someone at this table is already called {name} (or alike)."),
