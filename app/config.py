@@ -123,6 +123,12 @@ class Settings(BaseSettings):
     # Sign-ups, and guests started, an address may make in an hour (app/limits/quotas.py).
     signups_per_hour_per_address: int = 5
     guests_per_hour_per_address: int = 30
+    # Friend asks an account may make, and invitations a host may send, in an hour; and how
+    # long a renewed invitation to the same person at the same table is not sent again
+    # through their notification channels (app/limits/quotas.py).
+    friend_requests_per_hour: int = 30
+    invitations_per_hour: int = 60
+    invitation_notice_seconds: float = 600.0
     # Password hashes (64 MiB each) run at once on the hashing pool's own threads, and how
     # many more may wait for one before a request is refused (app/people/hashing_pool.py).
     hash_workers: int = 2

@@ -19,7 +19,12 @@ The site's quotas (:class:`SiteQuotas`, from the settings):
   not);
 - sign-ups per address (each costs a password hash, and makes a name nobody else may
   take) and guests started per address (each is a row and a session, and every
-  per-person limit would otherwise be a per-throwaway-identity one).
+  per-person limit would otherwise be a per-throwaway-identity one);
+- friend asks per account and invitations per host (each reaches another person's
+  pages at once, or their e-mail, push or webhook), and the notices of one invitation:
+  an invitation renewed to the same person at the same table reaches their notification
+  channels once per window (never refused: the invitation is still made and shown on
+  their open pages).
 
 With several processes (REDIS_URL) the counters live in Redis, shared by every process
 (a script checks and counts every key of a use at once, each key expiring with its window);
@@ -82,6 +87,9 @@ class SiteQuotas:
     lookups_per_address: Quota
     signups_per_address: Quota
     guests_per_address: Quota
+    friend_requests_per_person: Quota
+    invitations_per_person: Quota
+    invitation_notices: Quota
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SiteQuotas:
@@ -125,6 +133,23 @@ class SiteQuotas:
                 "too_many_guests",
                 Mark(N_("Too many new guests from your address")),
             ),
+            Quota(
+                "friend-requests-person",
+                settings.friend_requests_per_hour,
+                hour,
+                "too_many_friend_requests",
+                Mark(N_("Too many friend requests")),
+            ),
+            Quota(
+                "invitations-person",
+                settings.invitations_per_hour,
+                hour,
+                "too_many_invitations",
+                Mark(N_("Too many invitations")),
+            ),
+            # One notice per invitee and table in each window; it refuses no request, so
+            # its code and words are never shown.
+            Quota("invitation-notices", 1, settings.invitation_notice_seconds, "", ""),
         )
 
 
@@ -297,6 +322,23 @@ class Limiter:
     async def new_guest(self, address: str) -> None:
         """Count a new guest started from ``address``."""
         _refuse_if(await self.quotas.use((self.site.guests_per_address, address)))
+
+    async def ask_friend(self, person: str) -> None:
+        """Count a friend ask by the account ``person`` (whatever its answer)."""
+        _refuse_if(await self.quotas.use((self.site.friend_requests_per_person, person)))
+
+    async def invite(self, person: str) -> None:
+        """Count an invitation sent (or renewed) by ``person`` (whatever its answer)."""
+        _refuse_if(await self.quotas.use((self.site.invitations_per_person, person)))
+
+    async def first_notice(self, invitee: str, room_id: str) -> bool:
+        """Whether an invitation of ``invitee`` to ``room_id`` may reach their notification
+        channels: not if one did within the notice window."""
+        try:
+            over = await self.quotas.use((self.site.invitation_notices, f"{room_id}:{invitee}"))
+        except Refusal:  # Redis cannot count it: better told twice than not at all
+            return True
+        return over is None
 
 
 def _refuse_if(over: Over | None) -> None:

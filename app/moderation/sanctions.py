@@ -2,7 +2,8 @@
 
 A ban refuses the account's login (403 ``banned``), any new guest session from a browser
 its sessions were opened in or, made after the ban, from an address they were opened from
-(the same cover a host's mute gives at a table), and closes its sockets
+(the same cover a host's mute gives at a table; from the address alone, without a word of
+the ban, since it may be someone else's), and closes its sockets
 (app/connections/session_ends.py). A site-wide mute refuses its chat lines and reactions
 everywhere (403 ``site_muted``), checked by the chat in the database (app/chat/service.py),
 so it holds on every process. Both are distinct from the mute a host sets at one table
@@ -91,15 +92,34 @@ def refuse_if_banned(session: Session, user_id: str) -> None:
         raise banned(ban)
 
 
+def network_paused() -> Refusal:
+    """The refusal of a new guest from a banned person's network address, in a browser
+    that is not theirs: whoever it is may be someone else sharing the address (a home, a
+    school, a phone network), so they are told nothing of another person's sanction."""
+    return Refusal(
+        "banned",
+        N_("Guest play from this network is paused; log in to an account to play."),
+        403,
+    )
+
+
 def refuse_if_origin_banned(session: Session, origin: Origin) -> None:
     """Refuse (``banned``) a new guest from a browser a banned person's sessions used, or
     from an address they used (a guest made now is made after the ban): the ban's marks
-    cover it as a mute's at a table cover a fresh guest (app/people/origins.py)."""
+    cover it as a mute's at a table cover a fresh guest (app/people/origins.py). Only the
+    banned person's own browser is told why and until when; from their address alone the
+    refusal says nothing of them (``network_paused``)."""
     now = utcnow()
     guest = Speaker("", browser=origin.browser, address=origin.address, guest_since=now)
+    by_address = False
     for ban in store.bans_in_force(session=session, now=now):
-        if ban.marks and covers(ban.marks, guest):
+        if not ban.marks or not covers(ban.marks, guest):
+            continue
+        if origin.browser is not None and origin.browser in ban.marks["browsers"]:
             raise banned(ban)
+        by_address = True
+    if by_address:
+        raise network_paused()
 
 
 def refuse_if_muted(*, session: Session, user_id: str) -> None:

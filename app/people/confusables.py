@@ -114,3 +114,20 @@ def skeleton(text: str) -> str:
 def name_key(name: str) -> str:
     """What two names share when a reader could take one for the other."""
     return skeleton(skeleton(unicodedata.normalize("NFKC", name)).casefold())
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """The keys a typed name is looked up by: its own (as stored for an account spelt so),
+    then its case-folded spelling's.
+
+    The skeleton comes before case folding in :func:`name_key`, and it takes a capital I
+    for an l but leaves a small i alone: "ALICE" has the key "allce" and "alice" the key
+    "alice". The stored keys stay as they are (they are unique, and were made so); a
+    lookup tries the case-folded spelling's key too, so that any case finds the account.
+    """
+    return name_key(name), name_key(name.casefold())
+
+
+def looks_alike(one: str, other: str) -> bool:
+    """Whether a reader could take one name for the other, in any case."""
+    return bool(set(name_keys(one)) & set(name_keys(other)))

@@ -19,7 +19,7 @@ import games
 from app import store
 from app.i18n.marks import N_
 from app.models import Match, Room, Seat, utcnow
-from app.people.confusables import name_key
+from app.people.confusables import looks_alike
 from app.refusal import Refusal
 from app.rooms import turn_clocks
 from app.rooms.away import host_away_since, host_successor
@@ -31,6 +31,7 @@ from app.rooms.registry import RoomRegistry, live_room
 from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource
+from app.store import social as social_store
 from games import Rules
 from games.bots import KINDS as BOT_KINDS
 from games.kit.options import for_rematch
@@ -190,8 +191,7 @@ class Lobby:
                 raise Refusal(
                     "account_needed", N_("A rated table is for accounts: log in or sign up."), 403
                 )
-            key = name_key(name)
-            if any(h is not None and name_key(h.name) == key for h in room.seats):
+            if any(h is not None and looks_alike(h.name, name) for h in room.seats):
                 raise Refusal(
                     "name_taken",
                     N_("Someone at this table is already called {name} (or alike)."),
@@ -357,9 +357,37 @@ class Lobby:
             if room.rematch_id is not None:
                 return await self.registry.get(room.rematch_id)
             seated = [h if h is not None and h.stand_in_for is None else None for h in room.seats]
+            seated = await self._apart_from_blocks(seated, user_id)
             new_room = await self.open_rematch(room, host_id=user_id, seats=seated)
             self._changed(room)
             return new_room
+
+    async def _apart_from_blocks(
+        self, seats: list[SeatHolder | None], host_id: str
+    ) -> list[SeatHolder | None]:
+        """``seats`` with the seat left free of anyone who blocked, or was blocked by, the
+        new host or someone kept before them (in seat order).
+
+        A person you block cannot sit at a table you host or at one where you are seated;
+        nobody chose this seating but the caller, so neither side of a block is seated with
+        the other on the caller's word. The one left out may still take the free seat (the
+        blocker may sit with the person she blocked), as at any table."""
+        people = {h.user_id for h in seats if h is not None and h.user_id is not None}
+        blocks = await self.storage.call(social_store.blocks_among, user_ids=people)
+        if not blocks:
+            return seats
+        apart = {frozenset(pair) for pair in blocks}
+        kept = {host_id}
+        result: list[SeatHolder | None] = []
+        for holder in seats:
+            person = None if holder is None else holder.user_id
+            if person is not None and person != host_id:
+                if any(frozenset((person, other)) in apart for other in kept):
+                    result.append(None)
+                    continue
+                kept.add(person)
+            result.append(holder)
+        return result
 
     async def open_rematch(
         self, room: LiveRoom, *, host_id: str, seats: list[SeatHolder | None]

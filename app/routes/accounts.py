@@ -66,7 +66,8 @@ def _make_account(
     """The guest's row becomes the account; its session is replaced. One transaction."""
     key = name_key(username)
     with sessions() as session:
-        if store.user_by_username_key(session=session, key=key) is not None:
+        # In any case: "ALICE" is taken by "alice", though its stored key would differ.
+        if store.user_by_name(session=session, name=username) is not None:
             raise Refusal("username_taken", USERNAME_TAKEN, 409)
         user = session.get(User, guest.id)
         assert user is not None, "a session's user exists"
@@ -115,9 +116,9 @@ async def sign_up(
     return who(account)
 
 
-def _find_account(sessions: sessionmaker[Session], key: str) -> User | None:
+def _find_account(sessions: sessionmaker[Session], username: str) -> User | None:
     with sessions() as session:
-        return store.user_by_username_key(session=session, key=key)
+        return store.user_by_name(session=session, name=username)
 
 
 def _log_in(
@@ -157,9 +158,13 @@ async def log_in(
     origin: SessionOrigin,
 ) -> dict[str, Any]:
     """Sign this browser in to an account (its guest session, if any, ends)."""
-    key, address = name_key(body.username.strip()), client_address(request)
+    typed, address = body.username.strip(), client_address(request)
+    account = await asyncio.to_thread(_find_account, auth.sessions, typed)
+    # Failures are counted against the account found, whatever the case it was typed in,
+    # so that trying "ALICE" as well as "alice" gives no more attempts at it.
+    key = account.username_key if account is not None and account.username_key else None
+    key = key or name_key(typed.casefold())
     await limits.login(key, address)
-    account = await asyncio.to_thread(_find_account, auth.sessions, key)
     stored = account.password_hash if account is not None else None
     # No password longer than PASSWORD_MAX was ever accepted: hash little more than that.
     # Typed in another normal form (accents as combining marks, say) the same password may

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response, status
 
-from app.http.deps import CurrentAccount, SocialGraph
+from app.http.deps import CurrentAccount, Limits, SocialGraph
 
 router = APIRouter(prefix="/api")
 
@@ -19,8 +19,12 @@ async def list_friends(me: CurrentAccount, social: SocialGraph) -> dict[str, Any
 
 
 @router.post("/friends/{username}")
-async def ask_friend(username: str, me: CurrentAccount, social: SocialGraph) -> dict[str, Any]:
+async def ask_friend(
+    username: str, me: CurrentAccount, social: SocialGraph, limits: Limits
+) -> dict[str, Any]:
     """Ask ``username`` to be friends; if they asked you, you are friends now."""
+    # Each ask reaches the other person's pages at once: so many an hour, then 429.
+    await limits.ask_friend(me.id)
     return await social.friends.ask(me, username)
 
 

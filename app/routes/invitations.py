@@ -8,7 +8,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
 
-from app.http.deps import CurrentAccount, CurrentUser, LiveRooms, ReaderLanguage, SocialGraph
+from app.http.deps import (
+    CurrentAccount,
+    CurrentUser,
+    Limits,
+    LiveRooms,
+    ReaderLanguage,
+    SocialGraph,
+)
 from app.http.schemas import InvitationIn
 from app.routes.rooms import count_code_lookup
 
@@ -23,11 +30,14 @@ async def invite(
     me: CurrentUser,
     rooms: LiveRooms,
     social: SocialGraph,
+    limits: Limits,
 ) -> dict[str, Any]:
     """The host invites ``username`` to a seat; they are told at once."""
-    await count_code_lookup(request, request.app.state.limiter)
+    await count_code_lookup(request, limits)
+    # Each invitation reaches the invitee at once: so many an hour, then 429.
+    await limits.invite(me.id)
     async with rooms.using(room_id) as room:
-        return await social.invitations.invite(me, room, body.username)
+        return await social.invitations.invite(me, room, body.username, limits)
 
 
 @router.get("/me/invitations")

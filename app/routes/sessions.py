@@ -26,7 +26,6 @@ from app.http.schemas import SessionIn
 from app.i18n.marks import N_
 from app.moderation.sanctions import refuse_if_origin_banned
 from app.observability.context import person
-from app.people.confusables import name_key
 from app.people.cookie import set_session_cookie
 from app.people.names import InvalidName, clean_name
 from app.people.sessions import Authenticator, Identity, Origin, lifetime, new_guest
@@ -53,7 +52,7 @@ def _start_or_rename(
 ) -> Identity:
     """A new guest named ``name`` (with a session), or the guest ``user`` renamed."""
     with auth.sessions() as session:
-        owner = store.user_by_username_key(session=session, key=name_key(name))
+        owner = store.user_by_name(session=session, name=name)
         if owner is not None and (user is None or owner.id != user.id):
             raise Refusal(
                 "name_taken",

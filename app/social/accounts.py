@@ -7,7 +7,6 @@ from sqlalchemy.orm import Session
 from app import store
 from app.i18n.marks import N_
 from app.models import User
-from app.people.confusables import name_key
 from app.refusal import Refusal
 
 
@@ -32,7 +31,7 @@ def account_named(session: Session, username: str) -> User:
             422,
             most=USERNAME_MAX,
         )
-    user = store.user_by_username_key(session=session, key=name_key(username.strip()))
+    user = store.user_by_name(session=session, name=username.strip())
     if user is None or user.username is None:
         raise player_not_found(username)
     return user

@@ -28,8 +28,7 @@ class Friends:
         def work(session: Session) -> tuple[str, str, str]:
             user = account_named(session, username)
             not_yourself(user, me.id, N_("You cannot befriend yourself."))
-            if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
-                raise player_not_found(username)
+            # The asker's own block first, so that it hides whether they were blocked too.
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
                 raise Refusal(
                     "player_blocked",
@@ -37,6 +36,8 @@ class Friends:
                     409,
                     username=user.username,
                 )
+            if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
+                raise player_not_found(username)
             outcome = social_store.ask_friend(session=session, from_id=me.id, to_id=user.id)
             return outcome, user.id, str(user.username)
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.i18n.languages import DEFAULT
 from app.i18n.marks import N_
+from app.limits.quotas import Limiter
 from app.models import Invitation
 from app.people.sessions import Identity
 from app.refusal import Refusal
@@ -69,8 +70,12 @@ class Invitations:
         self._open: dict[str, bool] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def invite(self, me: Identity, room: LiveRoom, username: str) -> dict[str, Any]:
-        """The host invites an account to a seat at ``room``."""
+    async def invite(
+        self, me: Identity, room: LiveRoom, username: str, limits: Limiter | None = None
+    ) -> dict[str, Any]:
+        """The host invites an account to a seat at ``room``. With ``limits``, an
+        invitation renewed within the notice window does not reach the invitee's
+        notification channels again (their open pages are still told)."""
         check_host(room, me.id)
         table_open(room)
         seated = {h.person for h in room.seats if h is not None and h.person is not None}
@@ -78,13 +83,9 @@ class Invitations:
 
         def work(session: Session) -> tuple[str, OpenInvitation]:
             user = account_named(session, username)
-            if social_store.blockers_among(session=session, blocked_id=me.id, user_ids={user.id}):
-                raise player_not_found(username)
-            # Someone seated blocked them: they could not take the seat, and the host is
-            # answered as for a name nobody has, so that the block cannot be probed.
-            if social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
-                raise player_not_found(username)
             not_yourself(user, me.id, N_("You cannot invite yourself."))
+            # The host's own block first: it tells them only what they did, and whatever
+            # else holds (the invitee blocked them too) stays hidden behind it.
             if social_store.blockers_among(session=session, blocked_id=user.id, user_ids={me.id}):
                 raise Refusal(
                     "player_blocked",
@@ -92,6 +93,13 @@ class Invitations:
                     409,
                     username=user.username,
                 )
+            # The invitee, or someone seated, blocked them: they could not take the seat,
+            # and the host is answered as for a name nobody has, so that the block cannot
+            # be probed.
+            if social_store.blockers_among(
+                session=session, blocked_id=me.id, user_ids={user.id}
+            ) or social_store.blockers_among(session=session, blocked_id=user.id, user_ids=seated):
+                raise player_not_found(username)
             if user.id in seated:
                 raise Refusal(
                     "already_seated",
@@ -110,7 +118,9 @@ class Invitations:
         invitee, invitation = await self.database.run(work)
         online = await self.live.online({invitation.to_id})
         self.live.tell(invitation.to_id, {"type": "invitation", "invitation": wire(invitation)})
-        if not online:
+        # Renewed within the notice window, it was sent to their e-mail, push or webhook
+        # already: the same words again would only be noise.
+        if not online and (limits is None or await limits.first_notice(invitation.to_id, room.id)):
             self.rooms.signals.emit(
                 Invited(invitation.to_id, room.id, room.rules.name, host_name, invitation.id)
             )

@@ -55,6 +55,7 @@ from app.store.people import (
     session_origins,
     session_user,
     set_language,
+    user_by_name,
     user_by_username_key,
     users_by_id,
 )
@@ -128,6 +129,7 @@ __all__ = [
     "start_match",
     "unfinished_tables",
     "update_room",
+    "user_by_name",
     "user_by_username_key",
     "users_by_id",
 ]

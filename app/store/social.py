@@ -182,6 +182,18 @@ def blockers_among(*, session: Session, blocked_id: str, user_ids: set[str]) -> 
     )
 
 
+def blocks_among(*, session: Session, user_ids: set[str]) -> set[tuple[str, str]]:
+    """The blocks between any two of ``user_ids``: (blocker id, blocked id) pairs."""
+    if len(user_ids) < 2:
+        return set()
+    rows = session.execute(
+        select(Block.blocker_id, Block.blocked_id).where(
+            Block.blocker_id.in_(user_ids), Block.blocked_id.in_(user_ids)
+        )
+    ).all()
+    return {(blocker, blocked) for blocker, blocked in rows}
+
+
 # --- invitations ----------------------------------------------------------------------------
 
 

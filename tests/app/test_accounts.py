@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.app.helpers import PASSWORD, NewClient, account
 from tests.app.test_api import error_of, play_out_seat0
+from tests.app.test_moderation import moderator
 
 CYRILLIC_ANN = "\u0410nn"  # "Ann" with a Cyrillic capital A
 FULLWIDTH_ANN = "\uff21\uff2e\uff2e"  # "ANN" in full-width letters
@@ -166,3 +167,49 @@ def test_account_refusals_have_their_codes(new_client: NewClient) -> None:
     )
     error_of(stranger.post("/api/login", json={"username": "Dan"}), 422, "bad_request")
     error_of(stranger.get("/api/players/Nobody"), 404, "player_not_found")
+
+
+def test_a_capital_i_does_not_hide_an_account_in_any_case(new_client: NewClient) -> None:
+    """The look-alike key takes a capital I for an l ("ALICE" -> "allce"), a small i not:
+    every lookup by name also tries the case-folded spelling, without changing stored keys."""
+    alice = account(new_client, "alice")
+    account(new_client, "Ivan")  # stored under the key "lvan"
+    bob = account(new_client, "Bob")
+    alice_id = alice.get("/api/session").json()["user_id"]
+
+    for taken in ("ALICE", "Alice", "aLIcE", "ivan", "IVAN", "iVAN"):
+        guest = new_client(None)
+        guest.post("/api/session", json={"name": "Someone"})
+        made = guest.post("/api/accounts", json={"username": taken, "password": PASSWORD})
+        assert (made.status_code, made.json()["code"]) == (409, "username_taken"), taken
+
+    for typed in ("ALICE", "alice", "AlIcE"):
+        browser = new_client(None)
+        logged = browser.post("/api/login", json={"username": typed, "password": PASSWORD})
+        assert logged.status_code == 200 and logged.json()["user_id"] == alice_id, typed
+    browser = new_client(None)
+    logged = browser.post("/api/login", json={"username": "ivan", "password": PASSWORD})
+    assert logged.status_code == 200 and logged.json()["username"] == "Ivan"
+
+    asked = bob.post("/api/friends/ALICE")
+    assert asked.status_code == 200 and asked.json() == {"username": "alice", "status": "asked"}
+    assert bob.post("/api/friends/ivan").json()["username"] == "Ivan"
+    room = bob.post("/api/rooms", json={"game": "cups", "seats": 3}).json()
+    invited = bob.post(f"/api/rooms/{room['id']}/invitations", json={"username": "ALICE"})
+    assert invited.status_code == 201 and invited.json()["username"] == "alice"
+    assert bob.get("/api/players/ALICE").json()["username"] == "alice"
+    assert bob.post("/api/blocks/ALICE").status_code == 204
+
+    mod = moderator(new_client)
+    looked = mod.get("/api/moderation/people/ALICE")
+    assert looked.status_code == 200 and looked.json()["user"]["user_id"] == alice_id
+    warned = mod.post("/api/moderation/warnings", json={"username": "ALICE", "reason": "test"})
+    assert warned.status_code == 201
+    # A guest may not take an account's name in another case, nor sit at a table under a
+    # name that differs from a seated one only by case.
+    guest = new_client(None)
+    named = guest.post("/api/session", json={"name": "ALICE"})
+    assert (named.status_code, named.json()["code"]) == (409, "name_taken")
+    assert new_client("mia").post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    joined = new_client("MIA").post(f"/api/rooms/{room['id']}/join", json={})
+    assert (joined.status_code, joined.json()["code"]) == (409, "name_taken")

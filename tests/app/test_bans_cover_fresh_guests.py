@@ -29,11 +29,24 @@ def test_a_ban_refuses_fresh_guests_from_the_banned_accounts_addresses(
     ban = {"username": "Bob", "reason": "ban evasion", "until": "2099-01-01T00:00:00Z"}
     assert mod.post("/api/moderation/bans", json=ban).status_code == 201
 
-    # Another browser (a private window) at Bob's address: refused, saying why.
-    fresh = browser("10.0.0.2", None).post("/api/session", json={"name": "Bobby"})
-    assert (fresh.status_code, fresh.json()["code"]) == (403, "banned")
-    assert "ban evasion" in fresh.json()["message"]
-    assert "2099-01-01 00:00 UTC" in fresh.json()["message"]
+    # Another browser (a private window, or someone else at home) at Bob's address:
+    # refused, and told nothing of Bob's ban — nor is its page.
+    stranger = browser("10.0.0.2", None)
+    fresh = stranger.post("/api/session", json={"name": "Bobby"})
+    paused = "Guest play from this network is paused; log in to an account to play."
+    assert fresh.json() == {"code": "banned", "message": paused, "detail": paused}
+    assert fresh.status_code == 403
+    page = stranger.get("/friends")
+    assert paused in page.text
+    assert "ban evasion" not in page.text and "2099" not in page.text
+    # Bob's own browser, its session ended by the ban, is told why and until when.
+    again = bob.post("/api/session", json={"name": "Bobby"})
+    assert (again.status_code, again.json()["code"]) == (403, "banned")
+    assert "ban evasion" in again.json()["message"]
+    assert "2099-01-01 00:00 UTC" in again.json()["message"]
+    assert "ban evasion" in bob.get("/friends").text
+    # An account logs in from there as ever.
+    assert stranger.post("/api/login", json={"username": "Mod", "password": PASSWORD}).is_success
     # The guest made there before the ban is someone else as far as the server can tell.
     assert before.get("/api/session").json()["name"] == "Neighbour"
     assert user_id(before)

@@ -191,3 +191,63 @@ def test_a_block_made_while_a_connection_opens_is_kept_by_it(
         bob_ws.send_json({"type": "chat", "channel": "table", "text": "hidden"})
         assert next_of(bob_ws, "chat")["text"] == "hidden"
         assert chat_until_pong(ada_ws) == []
+
+
+@pytest.mark.parametrize("asker", ["Ada", "Bob"])
+def test_a_rematch_does_not_seat_a_blocked_person_with_the_blocker(
+    new_client: NewClient, asker: str
+) -> None:
+    """Bob blocks Ada after their match: whichever of them asks for the rematch, the new
+    table leaves the other's seat free, and the blocker may still take it herself."""
+    ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
+    body = {"game": "cupid", "options": {"target": 10, "dealer": 0}}
+    room = ada.post("/api/rooms", json=body).json()
+    assert bob.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    assert ada.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    assert play_out([ada, bob], room["id"])["view"]["over"]
+    assert bob.post("/api/blocks/Ada").status_code == 204
+
+    caller, other = (ada, bob) if asker == "Ada" else (bob, ada)
+    asked = caller.post(f"/api/rooms/{room['id']}/rematch")
+    assert asked.status_code == 201
+    rematch = asked.json()
+    assert rematch["host_id"] == caller.get("/api/session").json()["user_id"]
+    names = [s and s["name"] for s in rematch["seats"]]
+    assert names == (["Ada", None] if asker == "Ada" else [None, "Bob"])
+    # The other's ask names the same table, still without them.
+    again = other.post(f"/api/rooms/{room['id']}/rematch").json()
+    assert again["id"] == rematch["id"]
+    assert [s and s["name"] for s in again["seats"]] == names
+    if asker == "Ada":  # Bob, the blocker, may sit with her if he wants to
+        assert bob.post(f"/api/rooms/{rematch['id']}/join", json={}).status_code == 200
+    else:  # Ada may not sit at the table of the person who blocked her
+        refused = ada.post(f"/api/rooms/{rematch['id']}/join", json={})
+        assert refused.status_code == 403 and refused.json()["code"] == "seat_refused"
+
+
+def test_a_host_inviting_someone_they_blocked_is_told_to_unblock_first(
+    new_client: NewClient,
+) -> None:
+    """The host's own block answers 409 ``player_blocked`` — also when the invitee blocked
+    the host too, or someone seated blocked the invitee, so that neither can be told."""
+    ada, bob, cat = (account(new_client, name) for name in ("Ada", "Bob", "Cat"))
+    room = ada.post("/api/rooms", json={"game": "cups", "seats": 3}).json()
+    invite = f"/api/rooms/{room['id']}/invitations"
+    assert cat.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    assert ada.post("/api/blocks/Bob").status_code == 204
+
+    def answered() -> tuple[int, str]:
+        reply = ada.post(invite, json={"username": "Bob"})
+        return reply.status_code, reply.json()["code"]
+
+    assert answered() == (409, "player_blocked")
+    assert cat.post("/api/blocks/Bob").status_code == 204
+    assert answered() == (409, "player_blocked")
+    assert bob.post("/api/blocks/Ada").status_code == 204
+    assert answered() == (409, "player_blocked")
+    asked = ada.post("/api/friends/Bob")  # asking to be friends: the same order
+    assert (asked.status_code, asked.json()["code"]) == (409, "player_blocked")
+    # Unblocked by the host, Bob is hidden again behind the name nobody has.
+    assert ada.delete("/api/blocks/Bob").status_code == 204
+    assert answered() == (404, "player_not_found")
+    assert bob.get("/api/me/invitations").json()["invitations"] == []
