@@ -132,15 +132,21 @@ def test_a_blocked_persons_talk_is_never_delivered_to_the_blocker(new_client: Ne
         assert [m["text"] for m in log] == ["before", "hidden", "from Cat"]
 
 
+def finished_match(ada: TestClient, bob: TestClient) -> dict[str, Any]:
+    """A short Cupid match Ada hosted and Bob joined, played to the end: its room."""
+    body = {"game": "cupid", "options": {"target": 10, "dealer": 0}}
+    room: dict[str, Any] = ada.post("/api/rooms", json=body).json()
+    assert bob.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
+    assert ada.post(f"/api/rooms/{room['id']}/start").status_code == 200
+    assert play_out([ada, bob], room["id"])["view"]["over"]
+    return room
+
+
 def test_a_blocked_persons_talk_is_left_out_of_the_blockers_review_and_transcript(
     new_client: NewClient,
 ) -> None:
     ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
-    body = {"game": "cupid", "options": {"target": 10, "dealer": 0}}
-    room = ada.post("/api/rooms", json=body).json()
-    assert bob.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
-    assert ada.post(f"/api/rooms/{room['id']}/start").status_code == 200
-    assert play_out([ada, bob], room["id"])["view"]["over"]
+    room = finished_match(ada, bob)
     match_id = ada.get(f"/api/rooms/{room['id']}").json()["match_id"]
     path = f"/ws/rooms/{room['id']}"
     with ada.websocket_connect(path) as ada_ws, bob.websocket_connect(path) as bob_ws:
@@ -200,11 +206,7 @@ def test_a_rematch_does_not_seat_a_blocked_person_with_the_blocker(
     """Bob blocks Ada after their match: whichever of them asks for the rematch, the new
     table leaves the other's seat free, and the blocker may still take it herself."""
     ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
-    body = {"game": "cupid", "options": {"target": 10, "dealer": 0}}
-    room = ada.post("/api/rooms", json=body).json()
-    assert bob.post(f"/api/rooms/{room['id']}/join", json={}).status_code == 200
-    assert ada.post(f"/api/rooms/{room['id']}/start").status_code == 200
-    assert play_out([ada, bob], room["id"])["view"]["over"]
+    room = finished_match(ada, bob)
     assert bob.post("/api/blocks/Ada").status_code == 204
 
     caller, other = (ada, bob) if asker == "Ada" else (bob, ada)

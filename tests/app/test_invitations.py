@@ -17,6 +17,16 @@ from app.store.rooms import update_room
 from tests.app.helpers import NewClient, account, make_settings, running
 
 
+class SignalRecorder:
+    """The notification signals an app emits, kept in order (``create_app(signals=...)``)."""
+
+    def __init__(self) -> None:
+        self.told: list[Signal] = []
+
+    def emit(self, signal: Signal) -> None:
+        self.told.append(signal)
+
+
 def table(host: TestClient, seats: int = 2) -> str:
     game = "cupid" if seats == 2 else "cups"
     room = host.post("/api/rooms", json={"game": game, "seats": seats}).json()
@@ -126,13 +136,10 @@ def test_an_invitation_expires_with_its_tables_waiting(new_client: NewClient) ->
 def test_an_invitee_with_no_page_open_is_told_through_the_notification_channels(
     database_url: str, tmp_path: Path
 ) -> None:
-    told: list[Signal] = []
+    recorder = SignalRecorder()
+    told = recorder.told
 
-    class Recorder:
-        def emit(self, signal: Signal) -> None:
-            told.append(signal)
-
-    app = create_app(make_settings(database_url, tmp_path), signals=Recorder())
+    app = create_app(make_settings(database_url, tmp_path), signals=recorder)
     with running(app) as new_client:
         ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
         room_id = table(ada)

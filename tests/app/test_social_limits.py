@@ -14,9 +14,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.rooms.signals import Invited, Signal
+from app.rooms.signals import Invited
 from tests.app.helpers import account, make_app, make_settings, running
-from tests.app.test_invitations import invite, table
+from tests.app.test_invitations import SignalRecorder, invite, table
 
 
 def refused(response: Any, code: str) -> None:
@@ -66,14 +66,11 @@ def test_a_host_sends_only_so_many_invitations_an_hour(database_url: str, tmp_pa
 def test_a_renewed_invitation_reaches_the_notification_channels_once_a_window(
     database_url: str, tmp_path: Path
 ) -> None:
-    told: list[Signal] = []
-
-    class Recorder:
-        def emit(self, signal: Signal) -> None:
-            told.append(signal)
+    recorder = SignalRecorder()
+    told = recorder.told
 
     settings = make_settings(database_url, tmp_path, invitation_notice_seconds=1.0)
-    with running(create_app(settings, signals=Recorder())) as new_client:
+    with running(create_app(settings, signals=recorder)) as new_client:
         ada, bob = account(new_client, "Ada"), account(new_client, "Bob")
         bob_id = bob.get("/api/session").json()["user_id"]
         room_id = table(ada)
