@@ -13,10 +13,10 @@ import sys
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import store as common
 from app.config import get_settings
 from app.db import make_engine, make_session_factory
 from app.models import ModerationEntry, utcnow
+from app.people.lookup import user_by_name
 from app.store import moderation as store
 
 ROLES = ("moderator",)
@@ -26,7 +26,7 @@ def change_role(sessions: sessionmaker[Session], command: str, username: str) ->
     """Grant or revoke the moderator's role (committed, with its audit log entry); what
     happened, in a sentence. ``LookupError`` when there is no such account."""
     with sessions() as session:
-        user = common.user_by_name(session=session, name=username.strip())
+        user = user_by_name(session=session, name=username.strip())
         if user is None or user.username is None:
             raise LookupError(f"There is no account called {username}.")
         if command == "grant":

@@ -23,6 +23,7 @@ from app.i18n.languages import DEFAULT, known
 from app.i18n.marks import N_
 from app.models import ModerationEntry, Report, Sanction, User, iso, utcnow
 from app.moderation.sanctions import muted_for
+from app.people.lookup import user_by_name
 from app.people.sessions import Authenticator, Identity
 from app.refusal import Refusal
 from app.rooms import LiveRoom, Rooms
@@ -51,7 +52,7 @@ def not_moderator() -> Refusal:
 
 def find_person(session: Session, key: str) -> User:
     """The person a moderator names: an account by username, or anyone by user id."""
-    user = common.user_by_name(session=session, name=key.strip())
+    user = user_by_name(session=session, name=key.strip())
     if user is None:
         user = session.get(User, key)
     if user is None:

@@ -17,9 +17,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app import store as common
 from app.i18n.marks import N_
 from app.models import ChatMessage, Report, Room, User, iso, utcnow
+from app.people.lookup import user_by_name
 from app.refusal import Refusal
 from app.store import moderation as store
 
@@ -47,7 +47,7 @@ def _reported(session: Session, username: str, line: ChatMessage | None, room: R
     its speaker under the name the line shows, or, reporting from a table, the guest
     seated there under that name."""
     name = username.strip()
-    account = common.user_by_name(session=session, name=name)
+    account = user_by_name(session=session, name=name)
     if account is not None:
         return account
     if line is not None and line.name == name:

@@ -39,6 +39,7 @@ from app.moderation.sanctions import refuse_if_banned
 from app.observability.context import person
 from app.people.confusables import name_key
 from app.people.cookie import clear_session_cookie, set_session_cookie
+from app.people.lookup import user_by_name
 from app.people.names import (
     PASSWORD_MAX,
     InvalidName,
@@ -67,7 +68,7 @@ def _make_account(
     key = name_key(username)
     with sessions() as session:
         # In any case: "ALICE" is taken by "alice", though its stored key would differ.
-        if store.user_by_name(session=session, name=username) is not None:
+        if user_by_name(session=session, name=username) is not None:
             raise Refusal("username_taken", USERNAME_TAKEN, 409)
         user = session.get(User, guest.id)
         assert user is not None, "a session's user exists"
@@ -118,7 +119,7 @@ async def sign_up(
 
 def _find_account(sessions: sessionmaker[Session], username: str) -> User | None:
     with sessions() as session:
-        return store.user_by_name(session=session, name=username)
+        return user_by_name(session=session, name=username)
 
 
 def _log_in(

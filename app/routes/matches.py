@@ -17,6 +17,7 @@ from app.i18n.languages import DEFAULT
 from app.i18n.marks import N_
 from app.i18n.requests import request_language
 from app.models import ChatMessage, Match
+from app.people.lookup import user_by_name
 from app.people.sessions import Identity
 from app.records import history
 from app.records.analysis import analysis_record
@@ -48,7 +49,7 @@ def _finished_or_409(match: Match) -> None:
 
 def player_id(session: DbSession, username: str) -> str:
     """The user id of the account called ``username`` (or alike); ``player_not_found``."""
-    user = store.user_by_name(session=session, name=username.strip())
+    user = user_by_name(session=session, name=username.strip())
     if user is None:
         raise Refusal(
             "player_not_found", N_("There is no player called {username}."), 404, username=username

@@ -49,6 +49,7 @@ from app.limits.quotas import Limiter
 from app.models import Match, utcnow
 from app.moderation.sanctions import refuse_if_origin_banned
 from app.people.cookie import set_session_cookie
+from app.people.lookup import user_by_name
 from app.people.names import guest_name
 from app.people.sessions import Authenticator, Identity, Origin, lifetime
 from app.refusal import Refusal
@@ -416,7 +417,7 @@ def player(request: Request, username: str) -> Response:
     """An account's page; a name no account holds answers 404 (as GET /api/players does)."""
     identity, _ = _identity(request)
     with request.app.state.sessions() as session:
-        user = store.user_by_name(session=session, name=username.strip())
+        user = user_by_name(session=session, name=username.strip())
         if user is None or user.username is None:
             return _not_found(
                 request,

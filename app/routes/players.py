@@ -13,6 +13,7 @@ from app import store
 from app.http.deps import DbSession, MaybeUser
 from app.i18n.marks import N_
 from app.models import User, iso
+from app.people.lookup import user_by_name
 from app.records import history
 from app.refusal import Refusal
 from app.store import MatchFilters, analyses
@@ -27,7 +28,7 @@ def get_player(username: str, session: DbSession, viewer: MaybeUser) -> dict[str
     """An account's record: every game it played (played, won and rating, counting every
     match), the history of each rating and its newest matches, both only of the matches
     the caller may see (more through /api/matches?player=)."""
-    user = store.user_by_name(session=session, name=username.strip())
+    user = user_by_name(session=session, name=username.strip())
     if user is None or user.username is None:
         raise Refusal(
             "player_not_found", N_("There is no player called {username}."), 404, username=username

@@ -27,6 +27,7 @@ from app.i18n.marks import N_
 from app.moderation.sanctions import refuse_if_origin_banned
 from app.observability.context import person
 from app.people.cookie import set_session_cookie
+from app.people.lookup import user_by_name
 from app.people.names import InvalidName, clean_name
 from app.people.sessions import Authenticator, Identity, Origin, lifetime, new_guest
 from app.refusal import Refusal
@@ -52,7 +53,7 @@ def _start_or_rename(
 ) -> Identity:
     """A new guest named ``name`` (with a session), or the guest ``user`` renamed."""
     with auth.sessions() as session:
-        owner = store.user_by_name(session=session, name=name)
+        owner = user_by_name(session=session, name=name)
         if owner is not None and (user is None or owner.id != user.id):
             raise Refusal(
                 "name_taken",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from app import store
 from app.i18n.marks import N_
 from app.models import User
+from app.people.lookup import user_by_name
 from app.refusal import Refusal
 
 
@@ -31,7 +31,7 @@ def account_named(session: Session, username: str) -> User:
             422,
             most=USERNAME_MAX,
         )
-    user = store.user_by_name(session=session, name=username.strip())
+    user = user_by_name(session=session, name=username.strip())
     if user is None or user.username is None:
         raise player_not_found(username)
     return user

@@ -55,9 +55,8 @@ from app.store.people import (
     session_origins,
     session_user,
     set_language,
-    user_by_name,
-    user_by_username_key,
     users_by_id,
+    users_by_username_keys,
 )
 from app.store.ratings import (
     leaderboard,
@@ -129,7 +128,6 @@ __all__ = [
     "start_match",
     "unfinished_tables",
     "update_room",
-    "user_by_name",
-    "user_by_username_key",
     "users_by_id",
+    "users_by_username_keys",
 ]

@@ -13,7 +13,6 @@ from app.models import (
     User,
     iso,
 )
-from app.people.confusables import name_key, name_keys
 
 # Session ids asked about in one query: well under every database's limit of parameters.
 LOOKUP_CHUNK = 500
@@ -23,33 +22,13 @@ def get_user(*, session: Session, user_id: str) -> User | None:
     return session.get(User, user_id)
 
 
-def user_by_username_key(*, session: Session, key: str) -> User | None:
-    return session.scalars(select(User).where(User.username_key == key)).first()
-
-
-def user_by_name(*, session: Session, name: str) -> User | None:
-    """The account a typed username names, in any case and in look-alike spellings.
-
-    First the account with the name's own key, then the one with its case-folded
-    spelling's key ("ALICE" finds "alice"), then one whose stored key took a capital I for
-    an l and whose username, case-folded, has the name's key ("ivan" finds "Ivan", stored
-    as "lvan", but not "lvan" itself). Stored keys are left as they are (app/people/
-    confusables.py, ``name_keys``)."""
-    own, folded = name_keys(name)
-    capital = name_key(name.upper())
-    found = {
-        user.username_key: user
-        for user in session.scalars(
-            select(User).where(User.username_key.in_({own, folded, capital}))
-        )
+def users_by_username_keys(*, session: Session, keys: set[str]) -> dict[str, User]:
+    """The accounts whose look-alike keys are among ``keys``, by key
+    (app/people/lookup.py finds the one a typed name means)."""
+    return {
+        str(user.username_key): user
+        for user in session.scalars(select(User).where(User.username_key.in_(keys)))
     }
-    for key in (own, folded):
-        if key in found:
-            return found[key]
-    user = found.get(capital)
-    if user is not None and user.username and name_key(user.username.casefold()) == folded:
-        return user
-    return None
 
 
 def users_by_id(*, session: Session, user_ids: set[str]) -> dict[str, User]:
