@@ -3,6 +3,7 @@ baseline's turns (bench/echo_server.py), with messages the size of the real serv
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from typing import Any
@@ -12,12 +13,21 @@ import orjson
 from bench.load.generator import Generator, ProtocolFactory, Table
 
 
+# Seconds a table waits for the rematch its seats accepted over their sockets to start.
+REMATCH_TIMEOUT = 10.0
+ACCEPT_REMATCH = orjson.dumps({"type": "rematch", "accept": True}).decode()
+
+
 class ParlourProtocol:
-    """Real rooms on the real server: act with a random legal action when it is our turn."""
+    """Real rooms on the real server: act with a random legal action when it is our turn;
+    at the end of a match every seat accepts the rematch over its socket, as the table's
+    players do in a browser, and the table moves to the room it starts."""
 
     def __init__(self, gen: Generator, options: dict[str, dict[str, Any]]) -> None:
         self.gen = gen
         self.options = options  # each game's room options
+        # Per table: the rematch room its seats accepted, once the server names it.
+        self.rematches: dict[int, asyncio.Future[str]] = {}
 
     async def setup(self, table: Table) -> None:
         api = self.gen.api(table)
@@ -35,7 +45,21 @@ class ParlourProtocol:
         pass  # the server sends each seat its state on connect
 
     async def rematch(self, table: Table) -> None:
-        table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
+        """Every seat accepts the rematch over its socket; the server starts it once all have
+        (docs/protocol.md, "Rematch by acceptance") and names its room. A table missing a
+        socket (reconnecting after a restart) asks over HTTP instead."""
+        sockets = [socket for socket in table.sockets if socket is not None]
+        if len(sockets) < table.seat_count:
+            table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
+        else:
+            started = asyncio.get_running_loop().create_future()
+            self.rematches[table.index] = started
+            try:
+                for socket in sockets:
+                    await socket.send(ACCEPT_REMATCH)
+                table.room_id = await asyncio.wait_for(started, REMATCH_TIMEOUT)
+            finally:
+                del self.rematches[table.index]
         self.gen.stats.rematches += 1
 
     def on_message(self, table: Table, seat: int, raw: str | bytes) -> None:
@@ -59,6 +83,12 @@ class ParlourProtocol:
                 text = orjson.dumps({"type": "act", "version": version, "action": action})
                 sole = action if view["to_act"] == [seat] else None
                 table.may_act(seat, version, text.decode(), sole)
+        elif kind == "room":
+            room = message["room"]
+            waiting = self.rematches.get(table.index)
+            offer = room.get("rematch_offer") or {}
+            if waiting is not None and not waiting.done() and offer.get("started"):
+                waiting.set_result(str(room["rematch_id"]))
         elif kind == "error":
             if message.get("code") == "unavailable" and "restarting" in message["message"]:
                 stats.refused_restarting += 1  # the socket closes next; sent again then
