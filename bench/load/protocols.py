@@ -12,7 +12,6 @@ import orjson
 
 from bench.load.generator import Generator, ProtocolFactory, Table
 
-
 # Seconds a table waits for the rematch its seats accepted over their sockets to start.
 REMATCH_TIMEOUT = 10.0
 ACCEPT_REMATCH = orjson.dumps({"type": "rematch", "accept": True}).decode()
