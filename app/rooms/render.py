@@ -6,7 +6,8 @@ own ``view`` — the one place hidden information is cut — with the turn clock
 message and the last move's account are in the connection's language
 (app/i18n/accounts.py). Rendered text is cached on the room per (room description
 version, match version) and per seat and language, so ten spectators reading one
-language cost one ``view`` and one JSON encoding. A connection keeps a :class:`Sent`
+language cost one ``view`` and one JSON encoding; the last move's account, which every
+seat's message carries, is worded and encoded once per language. A connection keeps a :class:`Sent`
 record of what it was last sent, and ``pending`` answers with what is new for it. Each
 message carries the server's ``now``, added to the cached text as it is queued (written
 once for all the connections told of one change), so that a browser counts a clock down
