@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 from app.config import SHARED_ADDRESS_CAPS
 from bench.machine import ROOT, run_npm, shown
 
@@ -46,6 +48,10 @@ def raise_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+class PortTaken(RuntimeError):
+    """Another program took the server's port before it could bind it."""
+
+
 class Server:
     """A uvicorn server in its own process (the real app or the echo baseline)."""
 
@@ -67,8 +73,14 @@ class Server:
         self.env = env
         self.factory = factory
         self.ws_impl = ws
-        self.log_path = log_dir / f"{app.split(':')[0].replace('.', '_')}-{self.port}.log"
+        self.log_dir = log_dir
+        self.log_stem = app.split(":")[0].replace(".", "_")
         self.process: subprocess.Popen[bytes] | None = None
+        self.started_once = False
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / f"{self.log_stem}-{self.port}.log"
 
     @property
     def http(self) -> str:
@@ -106,7 +118,21 @@ class Server:
 
     def start(self) -> Server:
         """Start (again, on the same port, after ``stop`` or ``terminate``); return once
-        it accepts connections."""
+        it listens. Another program may take the port chosen before the server binds it:
+        the first start then tries other ports (its clients do not know it yet)."""
+        for _ in range(5):
+            try:
+                self._start_once()
+            except PortTaken:
+                if self.started_once:
+                    raise
+                self.port = free_port()
+                continue
+            self.started_once = True
+            return self
+        raise RuntimeError(f"no free port found for {self.app}")
+
+    def _start_once(self) -> None:
         command = self.command()
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
@@ -120,14 +146,35 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.05)
+                logged = self.log_path.read_text()[-2000:]
+                if "address already in use" in logged.lower():
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited: {logged}")
+            if self.listening():
+                return
+            time.sleep(0.05)
         self.stop()
         raise RuntimeError("server did not start in 30 s")
+
+    def listening(self) -> bool:
+        """Whether this server's own process (or one it started) listens on its port.
+
+        Not merely whether the port answers: the port was free when it was chosen, but
+        until the server binds it another program on the machine (another test's server)
+        may take it, and a connection would then reach that one."""
+        assert self.process is not None
+        try:
+            started = psutil.Process(self.process.pid)
+            for process in (started, *started.children(recursive=True)):
+                for connection in process.net_connections(kind="tcp"):
+                    if (
+                        connection.status == psutil.CONN_LISTEN
+                        and connection.laddr.port == self.port
+                    ):
+                        return True
+        except psutil.Error:  # it (or a child) exited meanwhile: asked again, or poll() says
+            return False
+        return False
 
     def terminate(self) -> int:
         """SIGTERM, as a deploy stops a process; its exit status."""
@@ -262,7 +309,7 @@ class BgioServer(Server):
         super().__init__("bench/bgio/server.js", {"NODE_ENV": "production"}, log_dir,
                          factory=False, ws="")  # fmt: skip
         self.node = node
-        self.log_path = log_dir / f"boardgameio-{self.port}.log"
+        self.log_stem = "boardgameio"
 
     def command(self) -> list[str]:
         return [self.node, str(BGIO_DIR / "server.js"), str(self.port)]
