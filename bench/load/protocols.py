@@ -45,10 +45,12 @@ class ParlourProtocol:
 
     async def rematch(self, table: Table) -> None:
         """Every seat accepts the rematch over its socket; the server starts it once all have
-        (docs/protocol.md, "Rematch by acceptance") and names its room. A table missing a
-        socket (reconnecting after a restart) asks over HTTP instead."""
+        (docs/protocol.md, "Rematch by acceptance") and names its room. In a run that
+        restarts the servers it asks over HTTP instead: an acceptance sent to a process as
+        it stops is refused and its socket closed, and the HTTP call, asked again, gives the
+        room it opened the first time."""
         sockets = [socket for socket in table.sockets if socket is not None]
-        if len(sockets) < table.seat_count:
+        if self.gen.reconnect or len(sockets) < table.seat_count:
             table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
         else:
             started = asyncio.get_running_loop().create_future()
