@@ -71,11 +71,11 @@ class Invitations:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def invite(
-        self, me: Identity, room: LiveRoom, username: str, limits: Limiter | None = None
+        self, me: Identity, room: LiveRoom, username: str, limits: Limiter
     ) -> dict[str, Any]:
-        """The host invites an account to a seat at ``room``. With ``limits``, an
-        invitation renewed within the notice window does not reach the invitee's
-        notification channels again (their open pages are still told)."""
+        """The host invites an account to a seat at ``room``. An invitation renewed within
+        the notice window (``limits``) does not reach the invitee's notification channels
+        again (their open pages are still told)."""
         check_host(room, me.id)
         table_open(room)
         seated = {h.person for h in room.seats if h is not None and h.person is not None}
@@ -120,7 +120,7 @@ class Invitations:
         self.live.tell(invitation.to_id, {"type": "invitation", "invitation": wire(invitation)})
         # Renewed within the notice window, it was sent to their e-mail, push or webhook
         # already: the same words again would only be noise.
-        if not online and (limits is None or await limits.first_notice(invitation.to_id, room.id)):
+        if not online and await limits.first_notice(invitation.to_id, room.id):
             self.rooms.signals.emit(
                 Invited(invitation.to_id, room.id, room.rules.name, host_name, invitation.id)
             )

@@ -49,14 +49,14 @@ class ParlourProtocol:
         restarts the servers it asks over HTTP instead: an acceptance sent to a process as
         it stops is refused and its socket closed, and the HTTP call, asked again, gives the
         room it opened the first time."""
-        sockets = [socket for socket in table.sockets if socket is not None]
-        if self.gen.reconnect or len(sockets) < table.seat_count:
+        if self.gen.reconnect:
             table.room_id = await self.gen.api(table).rematch(table.room_id, table.cookies[0])
         else:
             started = asyncio.get_running_loop().create_future()
             self.rematches[table.index] = started
             try:
-                for socket in sockets:
+                for socket in table.sockets:
+                    assert socket is not None, "only a restart run's sockets are ever missing"
                     await socket.send(ACCEPT_REMATCH)
                 table.room_id = await asyncio.wait_for(started, REMATCH_TIMEOUT)
             finally:
