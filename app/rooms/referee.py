@@ -16,6 +16,8 @@ a running match (app/rooms/turn_clocks.py says why)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +37,8 @@ from app.rooms.time_source import TimeSource, stamp
 from app.rooms.turn_clocks import TurnClocks
 from games import IllegalAction, Previews, account_of
 from games.kit.phrasing import seat_name
+
+log = logging.getLogger("parlour.rooms")
 
 
 def played_by(by: dict[str, Any] | None, timeout: bool) -> str:
@@ -180,6 +184,16 @@ def acting_seat(room: LiveRoom, by: dict[str, Any], seat: int | None) -> int | N
     return seat
 
 
+def _outcome_unheard(playing: asyncio.Future[None]) -> None:
+    """A move whose sender went away: a refusal has nobody to tell; a failure (the
+    database down) is logged here, as its sender would have had it logged."""
+    if playing.cancelled():
+        return
+    error = playing.exception()
+    if error is not None and not isinstance(error, Refusal):
+        log.error("a move whose sender went away failed", exc_info=error)
+
+
 class Referee:
     """Plays actions into rooms: check, persist, apply, announce."""
 
@@ -212,7 +226,29 @@ class Referee:
         Any other exception (the database is down) also leaves the room as it was: the
         state moves only after the commit. Each move refereed here is counted, accepted or
         refused (``parlour_moves_total``): with several processes, once, by its owner.
+
+        The move is played in a task of its own that the caller's cancellation does not
+        reach: a socket that sends a move and closes at once (its handler cancelled), or a
+        stuck connection dropped by the hub, may be cancelled while the commit is under way.
+        Were the move cancelled with it, the log would hold a move the room never made, and
+        the next move at that version would be refused as stale.
         """
+        playing = asyncio.ensure_future(self._counted(room, version, action, by, seat, timeout))
+        try:
+            await asyncio.shield(playing)
+        except asyncio.CancelledError:
+            playing.add_done_callback(_outcome_unheard)
+            raise
+
+    async def _counted(
+        self,
+        room: LiveRoom,
+        version: object,
+        action: Any,
+        by: dict[str, Any],
+        seat: int | None,
+        timeout: bool,
+    ) -> None:
         try:
             played = await self._act(room, version, action, by, seat, timeout)
         except Refusal:
