@@ -187,6 +187,7 @@ def build_services(
     chat = Chat(
         database, hub, others=cluster, rate=settings.chat_rate_per_second, burst=settings.chat_burst
     )
+    rooms.registry.on_make(chat.room_made)
     rooms.registry.on_release(chat.room_released)
     if cluster is not None:
         cluster.attach(rooms, chat)

@@ -190,6 +190,11 @@ class Chat:
         """The room's recent messages as this process knows them."""
         return self.recent_chats.of(room.id)
 
+    def room_made(self, room: LiveRoom) -> None:
+        """A room just made here has said nothing yet: its first connection need not
+        read its messages from the database."""
+        self.recent_chats.of(room.id).fill(())
+
     def room_released(self, room: LiveRoom) -> None:
         """The room is no longer held here: its recent messages are let go too."""
         self.recent_chats.drop(room.id)

@@ -86,12 +86,18 @@ class RoomRegistry:
         # a room asked for again meanwhile waits for the same load, while other rooms load
         # side by side (a process taking over many rooms at once reads them together).
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
-        # Told of every room let go here (the chat lets go of its recent messages).
+        # Told of every room made here (the chat knows it has no messages yet), and of
+        # every room let go here (the chat lets go of its recent messages).
+        self._made: list[Callable[[LiveRoom], None]] = []
         self._released: list[Callable[[LiveRoom], None]] = []
         # The rooms a request or a verb is using now, by the id or code (upper case) it
         # asked for: never let go meanwhile, or what it changes or describes would be a
         # copy nobody keeps up to date any more.
         self._in_use: Counter[str] = Counter()
+
+    def on_make(self, listener: Callable[[LiveRoom], None]) -> None:
+        """Call ``listener`` with every room made in this process, as it is first held."""
+        self._made.append(listener)
 
     def on_release(self, listener: Callable[[LiveRoom], None]) -> None:
         """Call ``listener`` with every room this process lets go of."""
@@ -99,11 +105,17 @@ class RoomRegistry:
 
     def add(self, room: LiveRoom) -> LiveRoom:
         """Hold a room made in this process (created, or a rematch)."""
+        self._hold(room)
+        for listener in self._made:
+            listener(room)
+        return room
+
+    def _hold(self, room: LiveRoom) -> None:
+        """Hold a room here, made here or loaded."""
         self._rooms[room.id] = room
         ROOMS_HELD.set(len(self._rooms))
         if room.code is not None:
             self._ids_by_code[room.code] = room.id
-        return room
 
     def rooms(self) -> list[LiveRoom]:
         return list(self._rooms.values())
@@ -200,7 +212,7 @@ class RoomRegistry:
                     # the read and its release is read now, before anyone here is shown the
                     # room or it referees a move (its next seq would already be taken).
                     await self.reload(room)
-                self.add(room)
+                self._hold(room)
             # A resumed match may be waiting for a computer player.
             self.notifier.room_changed(room)
             return room

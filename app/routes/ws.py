@@ -233,7 +233,13 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             check_socket_caps(hub, settings, user_id, address)
             # Whose lines and reactions this person never gets: those they blocked (read
             # last, as nothing may stop the socket between this and ``opened`` below).
-            opening = await hiding.opening(user_id) if user_id else None
+            # Only accounts block; a guest who signs up gets a new session, which closes
+            # this socket.
+            opening = (
+                await hiding.opening(identity.id)
+                if identity is not None and identity.is_account
+                else None
+            )
         except Refusal as error:
             said = error.text(socket_language(websocket, identity))
             await websocket.accept()

@@ -165,12 +165,20 @@ class Invitations:
             self.live.tell(me.id, {"type": "invitation_closed", "id": invitation.id})
             return {"seat": seat, "room": self.rooms.describe(room, language)}
 
+    def room_made(self, room: LiveRoom) -> None:
+        """A room made here: nobody can have been invited to it unless it has a seat free
+        (a rematch every seat of which is taken starts with none to close)."""
+        self._open[room.id] = _open(room)
+
     def room_changed(self, room: LiveRoom) -> None:
         """A table stopped waiting with a seat free (it started, filled or closed): its
         invitees' open pages drop the invitation (``invitation_closed``). Told once per
-        change from open to not (a notifier of the rooms, on the table's owning process)."""
-        now_open = room.status == "waiting" and any(h is None for h in room.seats)
-        was_open = self._open.get(room.id, True)
+        change from open to not (a notifier of the rooms, on the table's owning process).
+        A room first seen here by a change (loaded, or handed over by another process)
+        changes nothing yet: whatever closed its invitations before happened where the
+        room was then, and was told from there."""
+        now_open = _open(room)
+        was_open = self._open.get(room.id, now_open)
         self._open[room.id] = now_open
         if was_open and not now_open:
             task = asyncio.get_running_loop().create_task(self._close_notices(room.id))
@@ -199,3 +207,8 @@ class Invitations:
         answer = {"id": row.id, "room_id": row.room_id, "by": me.username}
         self.live.tell(row.from_id, {"type": "invitation_declined", **answer})
         self.live.tell(me.id, {"type": "invitation_closed", "id": row.id})
+
+
+def _open(room: LiveRoom) -> bool:
+    """Whether a table may be joined on an invitation: waiting, with a seat free."""
+    return room.status == "waiting" and any(h is None for h in room.seats)

@@ -31,6 +31,7 @@ class Social:
         invitations = Invitations(database, rooms, live, blocks)
         # A table that stops waiting drops its invitations from the invitees' pages.
         rooms.notifier.add(invitations)
+        rooms.registry.on_make(invitations.room_made)
         rooms.registry.on_release(invitations.room_released)
         return Social(
             live=live,

@@ -72,6 +72,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="restart run: seconds a restarted process serves before the next stops (10)",
     )
     p.add_argument("--profile-duration", type=float, default=15.0, help="profiled seconds (15)")
+    p.add_argument(
+        "--profile-paced",
+        action="store_true",
+        help="profile the paced load (--paced-rooms, --pace) instead of the saturated one",
+    )
     p.add_argument("--sample-every", type=float, default=5.0, help="RSS sample period (5 s)")
     p.add_argument(
         "--app",

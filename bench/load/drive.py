@@ -113,10 +113,12 @@ async def drive(
     duration: float,
     sample_every: float = 5.0,
     quiet_wait: float = 0.0,
+    measuring: asyncio.Event | None = None,
 ) -> Result:
     """Play ``tables`` (game, seats) on ``servers``; measure ``duration`` s after ``warmup``.
 
-    With several server processes, their CPU and memory are added up."""
+    With several server processes, their CPU and memory are added up. ``measuring`` is set
+    as the measured window opens (the profile run starts its profiler then)."""
     gen = Generator(servers, pace, protocol)
     proc = Processes([server.pid for server in servers])
     rss_start = proc.rss()
@@ -128,6 +130,8 @@ async def drive(
     if quiet_wait:
         await wait_for_quiet(proc, quiet_wait)
     cpu0, gen0, t0 = proc.cpu(), time.process_time(), time.perf_counter()
+    if measuring is not None:
+        measuring.set()
     wall0 = time.time()
     all0, db0 = busy_seconds(), database_cpu()
     received0, finished0 = gen.stats.received, gen.stats.matches_finished

@@ -214,24 +214,35 @@ class Runs:
             self.show([format_idle(idle)])
 
     async def profile(self) -> None:
-        """An extra saturated run with py-spy attached to the server (not in the record's
-        table): where the server's time goes."""
+        """An extra saturated run (paced with ``--profile-paced``) with py-spy attached to
+        the server (not in the record's table): where the server's time goes."""
         args = self.args
         out = self.launcher.workdir / "profile.txt"
-        servers = self.launcher.parlour("profile", one_process=True, env=RATE_LIMIT_RAISED)
+        paced = args.profile_paced
+        servers = self.launcher.parlour(
+            "profile", one_process=True, env=None if paced else RATE_LIMIT_RAISED
+        )
+        measuring = asyncio.Event()
         with stopped_after(servers):
             run = asyncio.ensure_future(
                 drive(
                     servers,
                     label="parlour (profiled)",
                     protocol=self.parlour,
-                    tables=game_tables(self.games, args.rooms),
-                    pace=None,
+                    tables=game_tables(self.games, args.paced_rooms if paced else args.rooms),
+                    pace=args.pace if paced else None,
                     warmup=args.warmup,
                     duration=args.profile_duration + 2,
+                    measuring=measuring,
                 )
             )
-            await asyncio.sleep(args.warmup + 3)
+            # The profiler starts with the measured window, or not at all if the run
+            # failed before it opened.
+            opened = asyncio.ensure_future(measuring.wait())
+            await asyncio.wait([run, opened], return_when=asyncio.FIRST_COMPLETED)
+            opened.cancel()
+            if run.done():
+                await run  # its error
             spy = start_profiler(servers[0].pid, args.profile_duration, out)
             result = await run
             await wait_for_profiler(spy)
