@@ -51,7 +51,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--games", default="cupid", help="comma list of games, each at its fewest seats (cupid)"
     )
-    p.add_argument("--target", type=int, help="match target points (shorter matches)")
+    p.add_argument(
+        "--target",
+        type=int,
+        help="match target points (default: the game's own; fewer for shorter matches)",
+    )
     p.add_argument("--rooms", type=int, default=100, help="rooms in saturated runs (100)")
     p.add_argument("--paced-rooms", type=int, default=500, help="rooms in the paced run (500)")
     p.add_argument("--pace", type=float, default=2.0, help="paced: seconds between acts (2)")
