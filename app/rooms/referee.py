@@ -233,29 +233,22 @@ class Referee:
         Were the move cancelled with it, the log would hold a move the room never made, and
         the next move at that version would be refused as stale.
         """
-        playing = asyncio.ensure_future(self._counted(room, version, action, by, seat, timeout))
+
+        async def counted() -> None:
+            try:
+                played = await self._act(room, version, action, by, seat, timeout)
+            except Refusal:
+                moves(room.rules.name, "refused").inc()
+                raise
+            if played:  # a move sent again was counted the first time
+                moves(room.rules.name, "accepted").inc()
+
+        playing = asyncio.ensure_future(counted())
         try:
             await asyncio.shield(playing)
         except asyncio.CancelledError:
             playing.add_done_callback(_outcome_unheard)
             raise
-
-    async def _counted(
-        self,
-        room: LiveRoom,
-        version: object,
-        action: Any,
-        by: dict[str, Any],
-        seat: int | None,
-        timeout: bool,
-    ) -> None:
-        try:
-            played = await self._act(room, version, action, by, seat, timeout)
-        except Refusal:
-            moves(room.rules.name, "refused").inc()
-            raise
-        if played:  # a move sent again was counted the first time
-            moves(room.rules.name, "accepted").inc()
 
     async def _act(
         self,
