@@ -50,8 +50,13 @@ def not_found() -> Refusal:
     return Refusal("invitation_not_found", N_("There is no such invitation for you."), 404)
 
 
+def open_to_invitations(room: LiveRoom) -> bool:
+    """Whether a table may be joined on an invitation: waiting, with a seat free."""
+    return room.status == "waiting" and any(h is None for h in room.seats)
+
+
 def table_open(room: LiveRoom) -> None:
-    """Refuse an invitation to a table that no longer waits for players."""
+    """Refuse an invitation to a table not ``open_to_invitations``, saying why."""
     if room.status != "waiting":
         raise Refusal("not_waiting", N_("This table is no longer waiting for players."))
     if all(holder is not None for holder in room.seats):
@@ -168,7 +173,7 @@ class Invitations:
     def room_made(self, room: LiveRoom) -> None:
         """A room made here: nobody can have been invited to it unless it has a seat free
         (a rematch every seat of which is taken starts with none to close)."""
-        self._open[room.id] = _open(room)
+        self._open[room.id] = open_to_invitations(room)
 
     def room_changed(self, room: LiveRoom) -> None:
         """A table stopped waiting with a seat free (it started, filled or closed): its
@@ -177,7 +182,7 @@ class Invitations:
         A room first seen here by a change (loaded, or handed over by another process)
         changes nothing yet: whatever closed its invitations before happened where the
         room was then, and was told from there."""
-        now_open = _open(room)
+        now_open = open_to_invitations(room)
         was_open = self._open.get(room.id, now_open)
         self._open[room.id] = now_open
         if was_open and not now_open:
@@ -207,8 +212,3 @@ class Invitations:
         answer = {"id": row.id, "room_id": row.room_id, "by": me.username}
         self.live.tell(row.from_id, {"type": "invitation_declined", **answer})
         self.live.tell(me.id, {"type": "invitation_closed", "id": row.id})
-
-
-def _open(room: LiveRoom) -> bool:
-    """Whether a table may be joined on an invitation: waiting, with a seat free."""
-    return room.status == "waiting" and any(h is None for h in room.seats)
