@@ -180,9 +180,6 @@ class Nobody:
     """Presence with nobody connected anywhere, and a notifier nobody listens to: the
     tables are acted on as over HTTP, with no socket open."""
 
-    def connected_seats(self, room_id: str) -> set[int]:
-        return set()
-
     def connected_users(self, room_id: str) -> set[str]:
         return set()
 

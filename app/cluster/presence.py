@@ -23,17 +23,14 @@ from app.connections.hub import Hub
 
 @dataclass(frozen=True)
 class Here:
-    """One process's connections to one room: the seats acting, the people (user ids)
-    connected, and how many connections."""
+    """One process's connections to one room: the people (user ids) connected, and how
+    many connections. Which seats they hold is the room's to say (app/rooms/render.py)."""
 
-    seats: frozenset[int]
     users: frozenset[str]
     watchers: int
 
     def payload(self) -> bytes:
-        return orjson.dumps(
-            {"seats": sorted(self.seats), "users": sorted(self.users), "watchers": self.watchers}
-        )
+        return orjson.dumps({"users": sorted(self.users), "watchers": self.watchers})
 
     @staticmethod
     def parse(payload: bytes | str) -> Here:
@@ -41,9 +38,9 @@ class Here:
 
     @staticmethod
     def of(data: dict[str, object]) -> Here:
-        seats, users, watchers = data["seats"], data["users"], data["watchers"]
-        assert isinstance(seats, list) and isinstance(users, list) and isinstance(watchers, int)
-        return Here(frozenset(int(s) for s in seats), frozenset(str(u) for u in users), watchers)
+        users, watchers = data["users"], data["watchers"]
+        assert isinstance(users, list) and isinstance(watchers, int)
+        return Here(frozenset(str(u) for u in users), watchers)
 
 
 class ClusterPresence:
@@ -94,9 +91,7 @@ class ClusterPresence:
 
     def here(self, room_id: str) -> Here:
         return Here(
-            frozenset(self.hub.connected_seats(room_id)),
-            frozenset(self.hub.connected_users(room_id)),
-            self.hub.local_watcher_count(room_id),
+            frozenset(self.hub.connected_users(room_id)), self.hub.local_watcher_count(room_id)
         )
 
     def set_remote(self, room_id: str, process_id: str, here: Here) -> bool:
@@ -132,12 +127,6 @@ class ClusterPresence:
         self._shared.pop(room_id, None)
 
     # --- the Presence interface ---------------------------------------------------------
-
-    def connected_seats(self, room_id: str) -> set[int]:
-        seats = self.hub.connected_seats(room_id)
-        for here in self._remote.get(room_id, {}).values():
-            seats |= here.seats
-        return seats
 
     def connected_users(self, room_id: str) -> set[str]:
         users = self.hub.connected_users(room_id)

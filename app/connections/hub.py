@@ -404,9 +404,6 @@ class Hub:
 
     # --- the rooms' presence -------------------------------------------------------------
 
-    def connected_seats(self, room_id: str) -> set[int]:
-        return {c.seat for c in self._rooms.get(room_id, ()) if c.seat is not None}
-
     def connected_users(self, room_id: str) -> set[str]:
         return {c.user_id for c in self._rooms.get(room_id, ()) if c.user_id is not None}
 
@@ -415,7 +412,3 @@ class Hub:
 
     def local_watcher_count(self, room_id: str) -> int:
         return len(self._rooms.get(room_id, ()))
-
-    def local_seats(self, room_id: str) -> list[int]:
-        """The seats with a connection here (sorted)."""
-        return sorted(self.connected_seats(room_id))

@@ -23,8 +23,6 @@ class Notifier(Protocol):
 class Presence(Protocol):
     """Who is connected to which room: over every process, and here."""
 
-    def connected_seats(self, room_id: str) -> set[int]: ...
-
     def connected_users(self, room_id: str) -> set[str]:
         """The people with a connection to the room (seated or watching)."""
         ...

@@ -64,7 +64,10 @@ def describe(
     """The public description of a room (GET /api/rooms/{id}, the ``room`` message);
     ``grace`` is the absence grace in seconds; the table's options are worded in
     ``language``."""
-    connected = presence.connected_seats(room.id)
+    # From the people connected and the seats as they are now: a connection's own idea of
+    # its seat is brought up to date only when it is told of the change, and some are told
+    # after the description is made.
+    here = presence.connected_users(room.id)
     deadlines = seat_deadlines(room)
     return {
         "id": room.id,
@@ -78,7 +81,7 @@ def describe(
                 "name": h.name if h else None,
                 "user_id": h.user_id if h else None,
                 "bot": h.bot if h else None,
-                "connected": (h is not None and h.bot is not None) or i in connected,
+                "connected": h is not None and (h.bot is not None or h.user_id in here),
                 "away_since": iso_at(room.away_since[i]),
                 "stand_in_for": _stand_in(h),
                 "deadline": iso_at(deadlines[i]),

@@ -5,6 +5,7 @@ which moves. Time is moved by hand (tests/app/manual_clock.py)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,28 @@ def test_a_seat_says_since_when_its_person_is_away(timed: Timed) -> None:
             left_at = timed.iso()
         gone = room_message_until(wa, lambda r: r["seats"][1]["away_since"] is not None)
         assert gone["seats"][1] == {**seat, "away_since": left_at}
+
+
+def test_a_watcher_who_sits_down_is_here_at_once_for_everyone(timed: Timed) -> None:
+    """Bob watches, then takes a seat over HTTP: every connection's first description with
+    Bob seated says he is here, whichever connection is told of the change first (the hub
+    tells a room's connections in no set order, so the scenario is played at several
+    tables)."""
+    ann, bob = timed.client("Ann"), timed.client("Bob")
+    people = [ann, bob, *(timed.client(f"Watcher {n}") for n in range(8))]
+    everyone = len(people)
+    for _ in range(4):
+        rid = ann.post("/api/rooms", json={"game": "cupid"}).json()["id"]
+        with contextlib.ExitStack() as sockets:
+            ws = [sockets.enter_context(c.websocket_connect(f"/ws/rooms/{rid}")) for c in people]
+            for w in ws:
+                room_message_until(w, lambda r: r["watchers"] == everyone)
+            assert bob.post(f"/api/rooms/{rid}/join").status_code == 200
+            for w in ws:
+                seated = room_message_until(w, lambda r: r["seats"][1]["name"] == "Bob")
+                assert seated["seats"][1]["connected"] is True
+                assert seated["seats"][1]["away_since"] is None
+            assert room_of(ann, rid)["seats"][1]["connected"] is True
 
 
 def test_absence_grace_and_stale_time_come_from_the_environment(monkeypatch: Any) -> None:

@@ -21,7 +21,7 @@ def test_a_person_connected_through_another_live_process_is_looking(
         redis = Redis.from_url(redis_server.url)
         channels = Channels("looking-test")
         looking = ClusterLooking(Hub(), redis, channels)
-        here = Here(frozenset({0}), frozenset({"ann"}), 1)
+        here = Here(frozenset({"ann"}), 1)
         await redis.hset(channels.presence_key("r1"), "proc-b", here.payload())
         assert not await looking.is_looking("ann", "r1")  # proc-b's heartbeat lapsed
         await redis.set(channels.alive_key("proc-b"), "1", ex=30)
