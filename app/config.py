@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     # Seconds a burst of connects and disconnects is gathered before the room's
     # description (who is here) goes out again.
     presence_delay: float = 0.2
+    # Seconds between the young collections the server makes itself (app/heap.py), so
+    # that the collector's own are never long; 0: the collector's own only.
+    gc_young_every: float = 0.05
 
     # Seconds a process may answer a request's identity from memory (app/people/sessions.py):
     # how long a revoked session can outlive its revocation in another process if Redis loses

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import re
 from collections.abc import AsyncIterator, Callable
@@ -33,6 +32,7 @@ from app.connections.hub import SERVICE_RESTART, Hub
 from app.connections.session_ends import SessionEnds
 from app.db import make_engine, make_session_factory
 from app.departure import Departure
+from app.heap import collector_paced
 from app.http import errors as http_errors
 from app.http.assets import site_assets
 from app.http.forwarded import behind_proxies
@@ -285,8 +285,8 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
             log.info("loaded %d open rooms (unfinished matches from their logs)", resumed)
         services.notifications.start()
         rooms.sweep.start()
-        _settle_heap()
-        yield
+        with collector_paced(loop, services.settings.gc_young_every):
+            yield
         await services.notifications.close()
         watchdog.cancel()
         if sweeps is not None:
@@ -302,16 +302,6 @@ def lifespan_of(services: Services) -> Callable[[FastAPI], AbstractAsyncContextM
         await rooms.close()
 
     return lifespan
-
-
-def _settle_heap() -> None:
-    """Everything loaded so far lives as long as the process: keep it out of the
-    collector's sight, and collect the rest less eagerly. Under load, full collections of
-    the start-up heap were the main cause of latency spikes
-    (bench/results/2026-11-22-load-findings.md)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(7000, 50, 1000)
 
 
 def expose(app: FastAPI, services: Services) -> None:
