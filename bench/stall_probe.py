@@ -92,15 +92,20 @@ class Probe:
             json.dump(report, out)
 
 
+def frame_name(path: str, lineno: int | None) -> str:
+    """A source line, its path cut to what says where it is (``asyncio/runners.py:118``
+    rather than the full path of the standard library, a library or the project)."""
+    for cut in ("site-packages/", STDLIB, os.getcwd() + "/"):
+        if cut in path:
+            path = path.split(cut, 1)[1]
+    return f"{path}:{lineno}"
+
+
 def where(stack: traceback.StackSummary) -> str:
     """The innermost frame, and the innermost of the project's own code if that is another."""
 
     def name(frame: traceback.FrameSummary) -> str:
-        path = frame.filename
-        for cut in ("site-packages/", STDLIB, os.getcwd() + "/"):
-            if cut in path:
-                path = path.split(cut, 1)[1]
-        return f"{path}:{frame.lineno} {frame.name}"
+        return f"{frame_name(frame.filename, frame.lineno)} {frame.name}"
 
     inner = name(stack[-1])
     own = next((f for f in reversed(stack) if f.filename.startswith(os.getcwd() + "/app/")), None)

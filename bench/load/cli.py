@@ -29,7 +29,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--runs",
         default="saturated,baseline,paced,idle",
         help="comma list of saturated, baseline, paced, paced-baseline, crowd, idle, profile,"
-        " stalls, restart (default: saturated,baseline,paced,idle)",
+        " stalls, restart, memory (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
     p.add_argument(
@@ -143,7 +143,7 @@ async def main(args: argparse.Namespace, command: str) -> int:
             runs.saturated_result,
             runs.baseline_result,
             runs.idles,
-            runs.profile_lines + runs.stall_lines + runs.restart_lines,
+            runs.profile_lines + runs.stall_lines + runs.restart_lines + runs.memory_lines,
         )
         kind = "load-" + (re.sub(r"[^a-z0-9]+", "-", db_label.lower()).strip("-") or "db")
         path = write_result(args.results_dir, when, kind, entry)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from typing import Any
 
 from bench.load.drive import IdleResult, Result
 from bench.load.measure import machine
@@ -55,6 +56,30 @@ def format_idle(idle: IdleResult) -> str:
         f" {idle.kb_per_connection:.1f} KB per connection (target <= 30), errors {errors}"
         + (f" {idle.errors}" if errors else "")
     )
+
+
+def format_memory(added: dict[str, Any], connections: int) -> list[str]:
+    """The memory probe's answer (bench/memory_probe.py): what the heap held beyond its
+    state before the tables, in bytes per connection, by where it was allocated and by
+    whose it is."""
+    if "error" in added:
+        return [f"memory probe: {added['error']}"]
+    per = max(1, connections)
+    total = added["added_bytes"] / per
+    lines = [
+        f"memory probe: {total / 1024:.1f} KB per connection traced by tracemalloc beyond the"
+        f" heap before the tables ({connections} connections)",
+    ]
+    for title, key in (("by where it was allocated", "by_place"), ("by whose it is", "by_owner")):
+        lines.append(f"  {title}:")
+        for entry in added[key]["places"]:
+            lines.append(
+                f"  {entry['bytes'] / per:8.0f} B {entry['blocks'] / per:6.1f} blocks"
+                f"  {entry['where']}"
+            )
+        rest = added[key]["rest"]
+        lines.append(f"  {rest['bytes'] / per:8.0f} B in {rest['places']} other places")
+    return lines
 
 
 def table_row(r: Result, db: str) -> str:

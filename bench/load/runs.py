@@ -1,7 +1,7 @@
 """The runs a load benchmark can make, in the order it makes them: saturated, the echo
 baseline, paced, the echo baseline paced, paced under the stall probe, paced with the
-processes restarted in turn, idle connections and a profiled saturated run. Each is shown
-as it ends and kept for the record."""
+processes restarted in turn, the crowd under the memory probe, idle connections and a
+profiled saturated run. Each is shown as it ends and kept for the record."""
 
 from __future__ import annotations
 
@@ -10,15 +10,18 @@ import asyncio
 from itertools import cycle, islice
 from typing import Any
 
+import httpx
+
 import games
 from bench.load.drive import IdleResult, Result, drive, measure_idle
 from bench.load.generator import ProtocolFactory
 from bench.load.profiling import start_profiler, summarise_profile, wait_for_profiler
 from bench.load.protocols import echo, parlour
-from bench.load.report import format_idle, format_result, speed_ratio
+from bench.load.report import format_idle, format_memory, format_result, speed_ratio
 from bench.load.restarts import RestartResult, drive_restarts, format_restarts
 from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
 from bench.load.stalls import STALL_MS, stall_report
+from bench.memory_probe import PREFIX as MEMORY_PROBE
 
 
 def game_tables(names: list[str], rooms: int) -> list[tuple[str, int]]:
@@ -43,6 +46,7 @@ class Runs:
         self.baseline_result: Result | None = None
         self.profile_lines: list[str] = []
         self.stall_lines: list[str] = []
+        self.memory_lines: list[str] = []
         self.restart_result: RestartResult | None = None
         self.restart_lines: list[str] = []
         self.shown: list[str] = []
@@ -79,6 +83,8 @@ class Runs:
             await self.stalls()
         if "restart" in names:
             await self.restart()
+        if "memory" in names:
+            await self.memory()
         if "idle" in names:
             await self.idle()
         if "profile" in names:
@@ -176,6 +182,46 @@ class Runs:
         probed = await self.measure(servers, label, self.parlour, paced=True)
         self.stall_lines = stall_report(sorted(reports.glob("*.json")), probed.window)
         self.show(self.stall_lines)
+
+    async def memory(self) -> None:
+        """The crowd run under the memory probe (bench/memory_probe.py): what the server holds
+        for its tables and sockets once every table plays, by where it was allocated.
+        tracemalloc slows the server several times: the run's latency is not the crowd's."""
+        args = self.args
+        servers = self.launcher.parlour(
+            "memory",
+            one_process=True,
+            app="bench.memory_probe:create_app",
+            env={"MEMORY_PROBE_APP": self.launcher.app},
+        )
+        measuring = asyncio.Event()
+        async with httpx.AsyncClient(base_url=servers[0].http, timeout=600) as probe:
+            with stopped_after(servers):
+                (await probe.get(MEMORY_PROBE + "before")).raise_for_status()
+                run = asyncio.ensure_future(
+                    drive(
+                        servers,
+                        label="parlour (memory probe)",
+                        protocol=self.parlour,
+                        tables=game_tables(self.games, args.crowd_rooms),
+                        pace=args.crowd_pace,
+                        warmup=args.warmup,
+                        duration=args.paced_duration,
+                        quiet_wait=args.quiet_wait,
+                        measuring=measuring,
+                    )
+                )
+                opened = asyncio.ensure_future(measuring.wait())
+                await asyncio.wait([run, opened], return_when=asyncio.FIRST_COMPLETED)
+                opened.cancel()
+                if run.done():
+                    await run  # its error
+                added = (await probe.get(MEMORY_PROBE + "after")).json()
+                result = await run
+        self.results.append(result)
+        self.show(format_result(result))
+        self.memory_lines = format_memory(added, result.connections)
+        self.show(self.memory_lines)
 
     async def restart(self) -> None:
         """The paced load on ``--processes`` processes, each restarted in turn as a deploy

@@ -30,6 +30,8 @@ FIGURES = (
     "stall probe (1 process(es)",
     "event-loop lag p50",
     "stalls of 15 ms or more:",
+    "parlour (memory probe): paced",
+    "KB per connection traced by tracemalloc beyond the heap before the tables",
 )
 
 
@@ -45,7 +47,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
             "-m",
             "bench.load",
             "--runs",
-            "saturated,baseline,paced,paced-baseline,crowd,stalls,idle",
+            "saturated,baseline,paced,paced-baseline,crowd,stalls,memory,idle",
             "--rooms",
             "3",
             "--paced-rooms",
@@ -74,17 +76,19 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=180,
         check=False,
     )
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
-    assert out.count("errors               0 (none)") == 6, out
+    assert out.count("errors               0 (none)") == 7, out
     floor = out.split("echo baseline: paced")[1]
     assert "actions/s" in floor and "nan" not in floor.split("server CPU")[0], floor
     assert out.count(", errors 0") == 2, out
     for figure in FIGURES:
         assert figure in out, f"{figure!r} missing from:\n{out}"
+    # The memory the tables added is told by where the project's code allocated it.
+    assert "(in app/" in out.split("memory probe: ")[1].split("idle parlour")[0], out
     assert "rematches" in out and " 0 finished" not in out.split("echo baseline")[0], out
     recorded = list(tmp_path.glob("*-load-sqlite.md"))
     assert len(recorded) == 1, _listing(tmp_path)
@@ -92,6 +96,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     assert text.startswith("# Load benchmark, ") and "Command: `python -m bench.load --runs" in text
     assert "| parlour | SQLite | saturated |" in text and "| echo baseline | — |" in text
     assert "| parlour (stall probe) | SQLite | paced" in text and "stall probe (1 process" in text
+    assert "| parlour (memory probe) | SQLite | paced" in text and "memory probe: " in text
     assert f"recorded in {recorded[0]}" in out
     assert _listing(RESULTS) == before, "a test run must not write into bench/results"
 
