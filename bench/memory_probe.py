@@ -34,7 +34,7 @@ Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 PREFIX = "/_memory_probe/"
-DEPTH = int(os.environ.get("MEMORY_PROBE_DEPTH", "12"))
+DEPTH = int(os.environ.get("MEMORY_PROBE_DEPTH", "8"))
 OWN_CODE = os.getcwd() + "/app/"
 KEPT = 60  # places in the report; the rest are added up as one
 
@@ -44,7 +44,7 @@ def place(traceback: tracemalloc.Traceback) -> str:
     project's own code when that is another (``traceback`` is outermost first)."""
     inner = traceback[-1]
     own = next((f for f in reversed(traceback) if f.filename.startswith(OWN_CODE)), None)
-    if own is None or own is inner:
+    if own is None or own == inner:  # (a traceback makes a new Frame at each reading)
         return frame_name(inner.filename, inner.lineno)
     return f"{frame_name(inner.filename, inner.lineno)} (in {frame_name(own.filename, own.lineno)})"
 

@@ -29,6 +29,16 @@ def game_tables(names: list[str], rooms: int) -> list[tuple[str, int]]:
     return [(name, games.get(name).min_seats) for name in islice(cycle(names), rooms)]
 
 
+async def window_opened(run: asyncio.Future[Result], measuring: asyncio.Event) -> None:
+    """Return once ``run`` (a ``drive`` given ``measuring``) opens its measured window;
+    raise its error if it failed before."""
+    opened = asyncio.ensure_future(measuring.wait())
+    await asyncio.wait([run, opened], return_when=asyncio.FIRST_COMPLETED)
+    opened.cancel()
+    if run.done():
+        await run  # its error (a run that ended well opened its window first)
+
+
 class Runs:
     """One benchmark invocation's runs and everything they showed."""
 
@@ -211,11 +221,7 @@ class Runs:
                         measuring=measuring,
                     )
                 )
-                opened = asyncio.ensure_future(measuring.wait())
-                await asyncio.wait([run, opened], return_when=asyncio.FIRST_COMPLETED)
-                opened.cancel()
-                if run.done():
-                    await run  # its error
+                await window_opened(run, measuring)
                 added = (await probe.get(MEMORY_PROBE + "after")).json()
                 result = await run
         self.results.append(result)
@@ -284,11 +290,7 @@ class Runs:
             )
             # The profiler starts with the measured window, or not at all if the run
             # failed before it opened.
-            opened = asyncio.ensure_future(measuring.wait())
-            await asyncio.wait([run, opened], return_when=asyncio.FIRST_COMPLETED)
-            opened.cancel()
-            if run.done():
-                await run  # its error
+            await window_opened(run, measuring)
             spy = start_profiler(servers[0].pid, args.profile_duration, out)
             result = await run
             await wait_for_profiler(spy)
