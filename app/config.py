@@ -19,6 +19,8 @@ from typing import Literal, Self
 from pydantic import ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.heap import YOUNG_EVERY
+
 # The shortest SECRET_KEY production accepts, and keys that examples and old defaults used.
 MIN_SECRET_KEY_LENGTH = 32
 KNOWN_SECRET_KEYS = frozenset({"change-me-in-production", "changeme", "secret", "dev"})
@@ -102,7 +104,7 @@ class Settings(BaseSettings):
     presence_delay: float = 0.2
     # Seconds between the young collections the server makes itself (app/heap.py), so
     # that the collector's own are never long; 0: the collector's own only.
-    gc_young_every: float = 0.05
+    gc_young_every: float = YOUNG_EVERY
 
     # Seconds a process may answer a request's identity from memory (app/people/sessions.py):
     # how long a revoked session can outlive its revocation in another process if Redis loses

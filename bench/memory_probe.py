@@ -19,34 +19,24 @@ the run they serve measures memory, never latency. The app it wraps is named by
 
 from __future__ import annotations
 
-import importlib
 import os
 import tracemalloc
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import orjson
 
-from bench.stall_probe import frame_name
-
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+from bench.stall_probe import OWN_CODE, ASGIApp, Scope, frame_name, where_in, wrapped_app
 
 PREFIX = "/_memory_probe/"
 DEPTH = int(os.environ.get("MEMORY_PROBE_DEPTH", "8"))
-OWN_CODE = os.getcwd() + "/app/"
 KEPT = 60  # places in the report; the rest are added up as one
 
 
 def place(traceback: tracemalloc.Traceback) -> str:
     """Where an allocation was made: its innermost frame, and the innermost frame of the
-    project's own code when that is another (``traceback`` is outermost first)."""
-    inner = traceback[-1]
-    own = next((f for f in reversed(traceback) if f.filename.startswith(OWN_CODE)), None)
-    if own is None or own == inner:  # (a traceback makes a new Frame at each reading)
-        return frame_name(inner.filename, inner.lineno)
-    return f"{frame_name(inner.filename, inner.lineno)} (in {frame_name(own.filename, own.lineno)})"
+    project's own code when that is another."""
+    return where_in([(f.filename, frame_name(f.filename, f.lineno)) for f in traceback])
 
 
 def owner(traceback: tracemalloc.Traceback) -> str:
@@ -113,8 +103,7 @@ async def answer(send: Any, body: dict[str, Any]) -> None:
 
 
 def create_app() -> ASGIApp:
-    module, factory = os.environ.get("MEMORY_PROBE_APP", "app.main:create_app").split(":")
-    app: ASGIApp = getattr(importlib.import_module(module), factory)()
+    app = wrapped_app("MEMORY_PROBE_APP")
     # Traced from here: the imports and the app's making, traced, would take the server
     # past the benchmark's wait for it, and what they hold is in the first snapshot anyway.
     tracemalloc.start(DEPTH)

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -92,6 +92,9 @@ class Probe:
             json.dump(report, out)
 
 
+OWN_CODE = os.getcwd() + "/app/"
+
+
 def frame_name(path: str, lineno: int | None) -> str:
     """A source line, its path cut to what says where it is (``asyncio/runners.py:118``
     rather than the full path of the standard library, a library or the project)."""
@@ -101,22 +104,31 @@ def frame_name(path: str, lineno: int | None) -> str:
     return f"{path}:{lineno}"
 
 
+def where_in(frames: Sequence[tuple[str, str]]) -> str:
+    """The innermost of ``frames`` — (path, what to call the frame), outermost first — and
+    the innermost of the project's own code if that is another."""
+    inner = frames[-1]
+    own = next((f for f in reversed(frames) if f[0].startswith(OWN_CODE)), None)
+    if own is None or own is inner:
+        return inner[1]
+    return f"{inner[1]} (in {own[1]})"
+
+
 def where(stack: traceback.StackSummary) -> str:
-    """The innermost frame, and the innermost of the project's own code if that is another."""
+    """Where a thread was: its innermost frame, and the innermost of our own code."""
+    return where_in([(f.filename, f"{frame_name(f.filename, f.lineno)} {f.name}") for f in stack])
 
-    def name(frame: traceback.FrameSummary) -> str:
-        return f"{frame_name(frame.filename, frame.lineno)} {frame.name}"
 
-    inner = name(stack[-1])
-    own = next((f for f in reversed(stack) if f.filename.startswith(os.getcwd() + "/app/")), None)
-    if own is None or own is stack[-1]:
-        return inner
-    return f"{inner} (in {name(own)})"
+def wrapped_app(variable: str) -> ASGIApp:
+    """The app a probe wraps, made by the factory the environment ``variable`` names
+    (``module:factory``; the project's app by default)."""
+    module, factory = os.environ.get(variable, "app.main:create_app").split(":")
+    app: ASGIApp = getattr(importlib.import_module(module), factory)()
+    return app
 
 
 def create_app() -> ASGIApp:
-    module, factory = os.environ.get("STALL_PROBE_APP", "app.main:create_app").split(":")
-    app: ASGIApp = getattr(importlib.import_module(module), factory)()
+    app = wrapped_app("STALL_PROBE_APP")
     probe = Probe()
     gc.callbacks.append(probe.on_gc)
     report = os.environ.get("STALL_REPORT", "stalls-{pid}.json").format(pid=os.getpid())

@@ -10,8 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from app.config import Settings
-from app.heap import collector_paced
+from app.heap import YOUNG_EVERY, collector_paced
 from bench.load.generator import Generator, ProtocolFactory, Table
 from bench.load.measure import (
     Processes,
@@ -21,9 +20,6 @@ from bench.load.measure import (
     wait_for_quiet,
 )
 from bench.load.servers import Server
-
-# The generator paces its collector as the server does by default.
-YOUNG_EVERY = Settings.model_fields["gc_young_every"].default
 
 
 class RssDrift(NamedTuple):
@@ -132,7 +128,8 @@ async def drive(
     )
     want = sum(seats for _, seats in tables)
     # The generator holds every table's sockets too: its own collector's pauses, long on
-    # a heap this size (app/heap.py says why), would be counted as the server's latency.
+    # a heap this size (app/heap.py says why), would be counted as the server's latency,
+    # so it paces its collector as the server does by default.
     with collector_paced(asyncio.get_running_loop(), YOUNG_EVERY):
         await asyncio.sleep(warmup)
         if quiet_wait:
