@@ -36,6 +36,7 @@ from uvicorn.config import STARTUP_FAILURE
 
 from app.config import get_settings, settings_or_exit
 from app.http.protocol import with_header_timeout
+from app.http.websocket_protocol import PROTOCOL_PATH
 from app.observability import logs
 from app.observability.metrics_directory import metrics_directory, process_exited
 
@@ -47,6 +48,8 @@ log = logging.getLogger("parlour.serve")
 # else (app/http/forwarded.py); uvicorn's own reading would trust any local caller.
 SERVER_OPTIONS: dict[str, object] = {
     "factory": True,
+    # uvicorn's sans-I/O WebSocket protocol, holding less per open socket.
+    "ws": PROTOCOL_PATH,
     "ws_max_size": 65_536,
     "ws_per_message_deflate": False,
     "proxy_headers": False,

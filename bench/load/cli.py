@@ -88,7 +88,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="server app factory (default app.main:create_app; set PYTHONPATH for others)",
     )
     p.add_argument(
-        "--ws", default=WS_IMPL, help="uvicorn --ws for both servers (auto, as `make run`)"
+        "--ws", default=WS_IMPL, help="uvicorn --ws for both servers (default: as `make run`)"
     )
     p.add_argument(
         "--quiet-wait",

@@ -21,11 +21,12 @@ from pathlib import Path
 import psutil
 
 from app.config import SHARED_ADDRESS_CAPS
+from app.http.websocket_protocol import PROTOCOL_PATH
 from bench.machine import ROOT, run_npm, shown
 
 APP = "app.main:create_app"  # the real server's factory (--app benchmarks a variant)
 ECHO_APP = "bench.echo_server:app"
-WS_IMPL = "auto"  # uvicorn --ws for both servers (--ws compares implementations)
+WS_IMPL = PROTOCOL_PATH  # uvicorn --ws for both servers, as `make run` (--ws compares)
 SATURATED_RATE = "1000000"  # RATE_PER_SECOND and RATE_BURST for saturated runs
 # The environment that raises the server's per-connection rate limit for a saturated run.
 RATE_LIMIT_RAISED = {"RATE_PER_SECOND": SATURATED_RATE, "RATE_BURST": SATURATED_RATE}

@@ -1,0 +1,130 @@
+"""The WebSocket protocol uvicorn serves Parlour's sockets with: uvicorn's own sans-I/O
+protocol over the websockets library, made to hold less for each open socket.
+
+A table's sockets stay open for hours and are idle nearly all the time, so what each one
+holds while idle is what limits how many a process serves (``bench.load --runs crowd`` and
+``--runs memory``). uvicorn's protocol keeps, for every socket, an ``asyncio.Queue`` of
+what the app has yet to read (three deques and an ``asyncio.Event``, each deque 760 bytes
+even when empty), an ``asyncio.Event`` for whether the transport takes more writing
+(another deque), and the handshake's request and response with all their headers for as
+long as the socket is open. Here the queue is an :class:`Inbox` (a list and at most one
+waiting reader), the writing gate a :class:`WriteGate` (a flag, and a list of waiters
+only while the transport is paused), and once the handshake is answered the response is
+let go and the request's headers emptied (the ASGI scope keeps its own copy of them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
+from uvicorn.config import Config
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
+
+# What uvicorn is given as its ``ws`` setting, by `make run` and the benchmarks alike.
+PROTOCOL_PATH = "app.http.websocket_protocol:LeanWebSocketProtocol"
+
+
+class Inbox:
+    """The messages a socket received for the app to read, in order: the part of
+    ``asyncio.Queue`` uvicorn's protocol uses (``put_nowait``, ``get``, ``empty``).
+
+    One task reads a socket (the one serving it), so one reader at most waits. A message
+    stays in the inbox until a reader takes it: a reader cancelled just as a message
+    arrived loses nothing, the next read returns it."""
+
+    __slots__ = ("_messages", "_reader")
+
+    def __init__(self) -> None:
+        self._messages: list[ASGIReceiveEvent] = []
+        self._reader: asyncio.Future[None] | None = None
+
+    def put_nowait(self, message: ASGIReceiveEvent) -> None:
+        self._messages.append(message)
+        reader, self._reader = self._reader, None
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._messages
+
+    async def get(self) -> ASGIReceiveEvent:
+        while not self._messages:
+            if self._reader is not None:
+                raise RuntimeError("a socket's messages are read by one task at a time")
+            reader = asyncio.get_running_loop().create_future()
+            self._reader = reader
+            try:
+                await reader
+            finally:
+                if self._reader is reader:
+                    self._reader = None
+        return self._messages.pop(0)
+
+
+class WriteGate:
+    """Whether the transport takes more writing: open unless its buffer is over the high
+    water mark (``asyncio.Event``'s ``set``, ``clear``, ``is_set`` and ``wait``)."""
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = True
+        # Made only while the gate is shut and someone waits: most sockets never are.
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        self._open = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._open = False
+
+    async def wait(self) -> bool:
+        if self._open:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol with the lighter inbox and writing gate, and
+    without the handshake's headers once it is done."""
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        # Same methods, far less held: see the module's docstring.
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = WriteGate()  # type: ignore[assignment]
+
+    async def send(self, message: ASGISendEvent) -> None:
+        answered = self.handshake_complete
+        await super().send(message)
+        if not answered and self.handshake_complete and hasattr(self, "response"):
+            # The handshake is answered: nothing reads its request or response again. The
+            # request itself stays referenced by the websockets parser, so its headers are
+            # emptied in place.
+            del self.response
+            self.request.headers.clear()
