@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
+from uvicorn._types import ASGIReceiveEvent
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
@@ -119,12 +119,12 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = WriteGate()  # type: ignore[assignment]
 
-    async def send(self, message: ASGISendEvent) -> None:
-        answered = self.handshake_complete
-        await super().send(message)
-        if not answered and self.handshake_complete and hasattr(self, "response"):
-            # The handshake is answered: nothing reads its request or response again. The
-            # request itself stays referenced by the websockets parser, so its headers are
-            # emptied in place.
-            del self.response
-            self.request.headers.clear()
+    def start_keepalive(self) -> None:
+        # uvicorn calls this once, as soon as the handshake's response is written (the
+        # socket is open): from then on nothing reads the handshake's request or response.
+        # The request itself stays referenced by the websockets parser, so its headers are
+        # emptied in place. (Here rather than around ``send``: a wrapper there would cost
+        # a coroutine more on every message sent.)
+        del self.response
+        self.request.headers.clear()
+        super().start_keepalive()
