@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -50,15 +49,30 @@ class Relay(Protocol):
 
 
 class LiveSocket:
-    """One page's socket: what it is told goes out in order through one send loop."""
+    """One page's socket: what it is told goes out in order through one send loop.
+
+    Every open page holds one for as long as it is open, idle nearly all the time: as the
+    play socket's connection (app/connections/hub.py), it keeps its attributes in slots,
+    its queue in a list and, only while its send loop waits, a bare future to wake it."""
+
+    __slots__ = (
+        "_close",
+        "_idle",
+        "_queue",
+        "_sender",
+        "closed",
+        "session_id",
+        "user_id",
+        "websocket",
+    )
 
     def __init__(self, websocket: WebSocket, user_id: str, session_id: str | None) -> None:
         self.websocket = websocket
         self.user_id = user_id
         self.session_id = session_id
         self.closed = False
-        self._queue: deque[str] = deque()
-        self._wakeup = asyncio.Event()
+        self._queue: list[str] = []
+        self._idle: asyncio.Future[None] | None = None
         self._close: tuple[int, str] | None = None
         self._sender: asyncio.Task[None] | None = None
 
@@ -72,25 +86,31 @@ class LiveSocket:
             self.close(SLOW_CLOSE, "too slow")
             return
         self._queue.append(text)
-        self._wakeup.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        """Let the send loop run if it waits for something to send."""
+        idle, self._idle = self._idle, None
+        if idle is not None and not idle.done():
+            idle.set_result(None)
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then a close frame with ``code``."""
         if self._close is None:
             self._close = (code, reason)
         self.closed = True
-        self._wakeup.set()
+        self._wake()
 
     async def _run(self) -> None:
         try:
             while True:
                 while self._queue:
                     async with asyncio.timeout(SEND_TIMEOUT):
-                        await self.websocket.send_text(self._queue.popleft())
+                        await self.websocket.send_text(self._queue.pop(0))
                 if self.closed:
                     break
-                await self._wakeup.wait()
-                self._wakeup.clear()
+                self._idle = asyncio.get_running_loop().create_future()
+                await self._idle
             if self._close is not None:
                 await self.websocket.close(code=self._close[0], reason=self._close[1])
         except Exception:  # the page went away (or stopped reading) mid-send
@@ -98,7 +118,7 @@ class LiveSocket:
 
     async def finish(self) -> None:
         self.closed = True
-        self._wakeup.set()
+        self._wake()
         if self._sender is not None:
             try:
                 async with asyncio.timeout(2.0):
