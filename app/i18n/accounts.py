@@ -23,14 +23,16 @@ from games.kit.account import Told, render, seat_token
 # the same few sentences ("Seat 2 to play") over and over, each reader's state message
 # carries one, and wording one takes many times longer than encoding it. Emptied when full.
 KEPT_ACCOUNTS = 10_000
-_worded: dict[tuple[str, bytes], str] = {}
+_worded: dict[tuple[str, str], str] = {}
 
 
 def account_text(says: Told, language: str, names: Sequence[str] | None = None) -> str:
     """``says`` in ``language``; ``names``: each seat's player, in seat order, put in for
     "Seat n" (a seat past the list keeps its "Seat n")."""
     if names is None:
-        key = (language, orjson.dumps(says))
+        # Decoded: the bytes orjson returns keep the whole buffer it wrote into (8 KB for
+        # an account of 200 bytes), and the cache holds thousands of keys.
+        key = (language, orjson.dumps(says).decode())
         text = _worded.get(key)
         if text is None:
             text = render(says, words(language, "games"))

@@ -4,6 +4,8 @@ and never more of them kept than their bound."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 from app.i18n import accounts
 from app.i18n.accounts import KEPT_ACCOUNTS, account_text
 from app.i18n.catalogues import KEPT_NUMBERS, Words, words
@@ -52,3 +54,21 @@ def test_the_accounts_kept_are_bounded() -> None:
     for n in range(KEPT_ACCOUNTS + 5):
         account_text(say("{who} played", who=n), "fr")
     assert 0 < len(accounts._worded) <= KEPT_ACCOUNTS
+
+
+def test_an_account_kept_holds_about_its_own_size() -> None:
+    """What a kept account costs is its key and its words: a thousand accounts of about
+    150 bytes each hold well under a kilobyte apiece (orjson's own bytes would keep the
+    whole buffer it wrote into, 8 KB each)."""
+    accounts._worded.clear()
+    padding = "x" * 100
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(1000):
+            account_text(say("{who} played {padding}", who=n, padding=padding), "en")
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(accounts._worded) == 1000
+    assert held / 1000 < 1024, f"{held / 1000:.0f} bytes held per account kept"
