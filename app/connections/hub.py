@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 from app.chat.access import readable
 from app.chat.outlet import Spoken
 from app.chat.recent import RecentChat
+from app.connections.wakeup import Wakeup
 from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
@@ -64,7 +65,6 @@ class Connection:
         "_close",
         "_grace",
         "_handler",
-        "_idle",
         "_max_queue",
         "_presence",
         "_queue",
@@ -72,6 +72,7 @@ class Connection:
         "_sender",
         "_sent_count",
         "_time_source",
+        "_wakeup",
         "address",
         "busy",
         "chat_channels",
@@ -136,10 +137,8 @@ class Connection:
         self._queued_count = 0
         self._sent_count = 0
         self._after_sent: list[tuple[int, Callable[[], None]]] = []
-        # What the send loop awaits while it has nothing to send (None: it is not
-        # waiting). A bare future made only then: lighter than an ``asyncio.Event`` kept
-        # for the connection's life, and a connection is idle most of the time.
-        self._idle: asyncio.Future[None] | None = None
+        # What the send loop waits on while it has nothing to send.
+        self._wakeup = Wakeup()
         self.closed = False
         self._close: tuple[int, str] | None = None  # the close frame to send, if any
         # What this connection was last sent, so a notice resends only what changed.
@@ -251,13 +250,7 @@ class Connection:
             return
         self._queue.append(item)
         self._queued_count += 1
-        self._wake()
-
-    def _wake(self) -> None:
-        """Let the send loop run if it waits for something to send."""
-        idle, self._idle = self._idle, None
-        if idle is not None and not idle.done():
-            idle.set_result(None)
+        self._wakeup.wake()
 
     def after_queued_sent(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once everything queued so far has been written to the socket
@@ -272,7 +265,7 @@ class Connection:
         if self._close is None:
             self._close = (code, reason)
         self.closed = True
-        self._wake()
+        self._wakeup.wake()
 
     async def _run_sender(self) -> None:
         """Send until the connection closes; the one place that writes to the socket."""
@@ -285,8 +278,7 @@ class Connection:
                         self._after_sent.pop(0)[1]()
                 if self.closed:
                     break
-                self._idle = asyncio.get_running_loop().create_future()
-                await self._idle
+                await self._wakeup.wait()
             if self._close is not None:
                 await self.websocket.close(code=self._close[0], reason=self._close[1])
         except Exception:  # the peer went away mid-send; the receive loop will notice
@@ -304,7 +296,7 @@ class Connection:
         """Stop accepting messages, let the send loop deliver what is queued (and the close
         frame), and wait for it — briefly: a client that does not read is not waited for."""
         self.closed = True
-        self._wake()
+        self._wakeup.wake()
         if self._sender is None:
             return
         try:

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 import orjson
 from starlette.websockets import WebSocket
 
+from app.connections.wakeup import Wakeup
+
 log = logging.getLogger("parlour.social")
 
 SLOW_CLOSE = 4008  # the page does not read what it is sent (as on the play socket)
@@ -53,13 +55,13 @@ class LiveSocket:
 
     Every open page holds one for as long as it is open, idle nearly all the time: as the
     play socket's connection (app/connections/hub.py), it keeps its attributes in slots,
-    its queue in a list and, only while its send loop waits, a bare future to wake it."""
+    its queue in a list, and its send loop waits on a :class:`Wakeup`."""
 
     __slots__ = (
         "_close",
-        "_idle",
         "_queue",
         "_sender",
+        "_wakeup",
         "closed",
         "session_id",
         "user_id",
@@ -72,7 +74,7 @@ class LiveSocket:
         self.session_id = session_id
         self.closed = False
         self._queue: list[str] = []
-        self._idle: asyncio.Future[None] | None = None
+        self._wakeup = Wakeup()
         self._close: tuple[int, str] | None = None
         self._sender: asyncio.Task[None] | None = None
 
@@ -86,20 +88,14 @@ class LiveSocket:
             self.close(SLOW_CLOSE, "too slow")
             return
         self._queue.append(text)
-        self._wake()
-
-    def _wake(self) -> None:
-        """Let the send loop run if it waits for something to send."""
-        idle, self._idle = self._idle, None
-        if idle is not None and not idle.done():
-            idle.set_result(None)
+        self._wakeup.wake()
 
     def close(self, code: int, reason: str) -> None:
         """Send what is queued, then a close frame with ``code``."""
         if self._close is None:
             self._close = (code, reason)
         self.closed = True
-        self._wake()
+        self._wakeup.wake()
 
     async def _run(self) -> None:
         try:
@@ -109,8 +105,7 @@ class LiveSocket:
                         await self.websocket.send_text(self._queue.pop(0))
                 if self.closed:
                     break
-                self._idle = asyncio.get_running_loop().create_future()
-                await self._idle
+                await self._wakeup.wait()
             if self._close is not None:
                 await self.websocket.close(code=self._close[0], reason=self._close[1])
         except Exception:  # the page went away (or stopped reading) mid-send
@@ -118,7 +113,7 @@ class LiveSocket:
 
     async def finish(self) -> None:
         self.closed = True
-        self._wake()
+        self._wakeup.wake()
         if self._sender is not None:
             try:
                 async with asyncio.timeout(2.0):
