@@ -18,6 +18,11 @@ app/records/analysis.py), at a lower priority than the live moves: a judgement g
 pool only while a worker is left for live moves (one worker's machine: only while no live
 move is being thought), and it is small (one decision, about a second), so a live move
 arriving after it waits for at most one.
+
+The workers also run at a lower scheduling priority than the server (``WORKER_NICENESS``):
+the event loop serves every table of the process and a worker one search or one judgement,
+so when the machine is short of cores the loop goes first. A search cut by the clock then
+gets fewer simulations; no table waits longer for it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ from games.bots.analysis import judge
 
 # Seconds each searching level may think per move (its simulation budget may end it sooner).
 THINKING_SECONDS = {"normal": 0.2, "strong": 0.85}
+# How much lower the workers' scheduling priority is than the server's (steps of nice(2):
+# at ten, a busy worker gets about a tenth of the CPU time of a busy server on one core).
+WORKER_NICENESS = 10
 # Seconds between a search's cut and its move going out: the answer's way back from the
 # worker (and the last simulation, begun before the cut), which must not show in the time.
 REPLY_MARGIN = 0.1
@@ -57,6 +65,13 @@ def machine_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not every platform says which cores a process may use
         return max(1, os.cpu_count() or 1)
+
+
+def yield_to_the_server() -> None:
+    """Run in each worker as it starts: lower its scheduling priority (see the module's
+    docstring). A worker may always lower its own priority, so this never fails for want
+    of a privilege."""
+    os.nice(WORKER_NICENESS)
 
 
 def think(
@@ -111,7 +126,9 @@ class Thinkers:
             if self._pool is None:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(["app.rooms.thinking"])
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=yield_to_the_server
+                )
             return self._pool.submit(work, *args)
 
     async def move(
