@@ -95,6 +95,10 @@ class ParlourProtocol:
                 stats.refused_restarting += 1  # the socket closes next; sent again then
             else:
                 stats.error(str(message.get("code")))
+                self.gen.note(
+                    f"table {table.index} seat {seat} in room {table.room_id}: "
+                    f"{message.get('code')}: {message.get('message')}"
+                )
 
     def acknowledge(self, table: Table, seat: int, version: int) -> None:
         """The seat sees the table past the version it alone was awaited at: the move at
