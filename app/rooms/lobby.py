@@ -424,9 +424,11 @@ class Lobby:
 
     async def begin_match(self, room: LiveRoom) -> None:
         """Start the match of a waiting room whose every seat is taken — a rematch everyone
-        accepted: nobody needs to press "Start"."""
+        accepted: nobody needs to press "Start". Once only: asked again (a forwarded call
+        sent twice), a room already past waiting is left as it is."""
         async with room.lock:
-            await self._begin(room)
+            if room.status == "waiting":
+                await self._begin(room)
 
     async def hand_over_host(self, room: LiveRoom, *, grace: float) -> None:
         """The host has been away for ``grace`` seconds: the next seated person who is

@@ -113,6 +113,7 @@ class Rooms:
             "add_bot": self.lobby.add_bot,
             "free_seat": self.lobby.free_seat,
             "start": self.lobby.start,
+            "begin_match": self.lobby.begin_match,
             "rematch": self._rematch,
             "rematch_answer": self.rematch_offers.answer,
             "reclaim": self.stand_ins.reclaim,
