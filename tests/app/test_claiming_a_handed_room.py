@@ -6,23 +6,18 @@ with two processes' services sharing the database and Redis."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from pathlib import Path
 
 from app.rooms import LiveRoom
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, move, process, two_players
+from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
 
 def test_a_room_read_before_the_last_commit_and_claimed_after_the_release_is_caught_up(
     database_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     async def scenario() -> None:
-        prefix = f"test{secrets.token_hex(3)}"
-        async with (
-            process(database_url, tmp_path / "a", redis_server.url, prefix) as a,
-            process(database_url, tmp_path / "b", redis_server.url, prefix) as b,
-        ):
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
             await move(a.rooms, room, people)
             read_at = room.version

@@ -14,7 +14,7 @@ import pytest
 
 from app.rooms.storage import StoredRoom
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, move, process, two_players
+from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
 
 @pytest.mark.parametrize("asked_by", ["id", "code"])
@@ -22,11 +22,7 @@ def test_a_copy_read_just_before_its_owners_move_shows_that_move(
     asked_by: str, database_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     async def scenario() -> None:
-        prefix = f"test{secrets.token_hex(3)}"
-        async with (
-            process(database_url, tmp_path / "a", redis_server.url, prefix) as a,
-            process(database_url, tmp_path / "b", redis_server.url, prefix) as b,
-        ):
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
             await move(a.rooms, room, people)
             read_at = room.version

@@ -6,7 +6,6 @@ event loop, with two processes' services sharing the database and Redis."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -15,18 +14,14 @@ import pytest
 from app.refusal import Refusal
 from app.rooms import LiveRoom
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, process, two_players
+from tests.app.two_processes import cluster_of, processes_a_and_b, two_players
 
 
 def test_a_forwarded_move_that_timed_out_and_was_taken_is_answered_as_taken_when_resent(
     database_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     async def scenario() -> None:
-        prefix = f"test{secrets.token_hex(3)}"
-        async with (
-            process(database_url, tmp_path / "a", redis_server.url, prefix) as a,
-            process(database_url, tmp_path / "b", redis_server.url, prefix) as b,
-        ):
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
             copy = await b.rooms.get(room.id)
             assert room.state is not None and room.match_id is not None

@@ -8,12 +8,11 @@ two processes' services sharing the database and Redis."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from pathlib import Path
 
 from app.rooms.records import LiveRoom
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, move, process, two_players
+from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
 LEASE_SECONDS = 30.0  # nothing lapses by the clock while the test runs
 SHORTLY = 10.0  # a bound on a wait that never ends when the new owner is not told
@@ -23,11 +22,8 @@ def test_a_move_the_old_owner_commits_after_the_leases_were_emptied_reaches_the_
     database_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     async def scenario() -> None:
-        prefix = f"test{secrets.token_hex(3)}"
-        async with (
-            process(database_url, tmp_path / "a", redis_server.url, prefix, LEASE_SECONDS) as a,
-            process(database_url, tmp_path / "b", redis_server.url, prefix, LEASE_SECONDS) as b,
-        ):
+        both = processes_a_and_b(database_url, tmp_path, redis_server.url, LEASE_SECONDS)
+        async with both as (a, b):
             room, people = await two_players(a.rooms)
             copy = await b.rooms.get(room.id)
             old, new = cluster_of(a), cluster_of(b)

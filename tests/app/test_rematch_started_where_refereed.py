@@ -10,24 +10,19 @@ Redis."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from pathlib import Path
 from typing import Any
 
 from app.rooms import LiveRoom
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, move, process, two_players
+from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
 
 def test_a_rematch_claimed_by_another_process_starts_there_and_plays(
     database_url: str, tmp_path: Path, redis_server: RedisServer
 ) -> None:
     async def scenario() -> None:
-        prefix = f"test{secrets.token_hex(3)}"
-        async with (
-            process(database_url, tmp_path / "a", redis_server.url, prefix) as a,
-            process(database_url, tmp_path / "b", redis_server.url, prefix) as b,
-        ):
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
             while room.status == "playing":
                 await move(a.rooms, room, people)

@@ -42,6 +42,20 @@ async def process(
         storage.engine.dispose()
 
 
+@asynccontextmanager
+async def processes_a_and_b(
+    url: str, tmp_path: Path, redis_url: str, lease_seconds: float = LEASE_SECONDS
+) -> AsyncIterator[tuple[Services, Services]]:
+    """Two server processes, A and B, sharing the database and Redis under a prefix of
+    their own."""
+    prefix = f"test{secrets.token_hex(3)}"
+    async with (
+        process(url, tmp_path / "a", redis_url, prefix, lease_seconds) as a,
+        process(url, tmp_path / "b", redis_url, prefix, lease_seconds) as b,
+    ):
+        yield a, b
+
+
 def cluster_of(services: Services) -> Cluster:
     assert services.cluster is not None
     return services.cluster
