@@ -104,16 +104,19 @@ class RematchOffers:
         new_room = await self.lobby.open_rematch(
             room, host_id=room.host_id, seats=rematch_seats(room)
         )
-        async with self.ownership.claiming():
-            await self.ownership.hold(new_room)
-        if new_room.owned:
-            await self.lobby.begin_match(new_room)
-        else:
-            # Another process read the new room between its storing and this claim (its
-            # sweep for rooms nobody holds) and claimed it: that process referees it, so
-            # it starts the match — a match begun on this copy would be one its referee
-            # never heard of, refusing every move as not started.
-            await self.ownership.forward(new_room, "begin_match", {})
+        # Kept in memory here until its match has begun: nobody is connected to it yet,
+        # and a room let go meanwhile would begin on an object nothing here holds.
+        with self.lobby.registry.kept(new_room.id):
+            async with self.ownership.claiming():
+                await self.ownership.hold(new_room)
+            if new_room.owned:
+                await self.lobby.begin_match(new_room)
+            else:
+                # Another process read the new room between its storing and this claim
+                # (its sweep for rooms nobody holds) and claimed it: that process referees
+                # it, so it starts the match — a match begun on this copy would be one its
+                # referee never heard of, refusing every move as not started.
+                await self.ownership.forward(new_room, "begin_match", {})
         room.rematch_offer = replace(offer, started=True)
         self._changed(room)
         return new_room.id
