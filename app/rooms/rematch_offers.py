@@ -15,7 +15,9 @@ rematch room, once opened, is stored like any other and named by the finished ro
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import Any
 
 from app.i18n.marks import N_
 from app.refusal import Refusal
@@ -23,6 +25,10 @@ from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier
 from app.rooms.ownership import Ownership
 from app.rooms.records import LiveRoom, RematchOffer, SeatHolder
+
+# How a verb is run on the process that referees a room: here if this one owns it, else on
+# its owner (``Rooms.run``).
+RunVerb = Callable[[LiveRoom, str, dict[str, Any]], Awaitable[Any]]
 
 
 def voter_seat(room: LiveRoom, user_id: str | None) -> int | None:
@@ -59,10 +65,13 @@ def rematch_seats(room: LiveRoom) -> list[SeatHolder | None]:
 class RematchOffers:
     """Proposing, accepting and declining a rematch at the end of a match."""
 
-    def __init__(self, lobby: Lobby, ownership: Ownership, notifier: Notifier) -> None:
+    def __init__(
+        self, lobby: Lobby, ownership: Ownership, notifier: Notifier, run: RunVerb
+    ) -> None:
         self.lobby = lobby
         self.ownership = ownership
         self.notifier = notifier
+        self.run = run
 
     def _changed(self, room: LiveRoom) -> None:
         room.described()
@@ -109,14 +118,11 @@ class RematchOffers:
         with self.lobby.registry.kept(new_room.id):
             async with self.ownership.claiming():
                 await self.ownership.hold(new_room)
-            if new_room.owned:
-                await self.lobby.begin_match(new_room)
-            else:
-                # Another process read the new room between its storing and this claim
-                # (its sweep for rooms nobody holds) and claimed it: that process referees
-                # it, so it starts the match — a match begun on this copy would be one its
-                # referee never heard of, refusing every move as not started.
-                await self.ownership.forward(new_room, "begin_match", {})
+            # Begun by the room's referee: another process may have read the new room
+            # between its storing and this claim (its sweep for rooms nobody holds) and
+            # claimed it, and a match begun on this copy would be one its referee never
+            # heard of, refusing every move as not started.
+            await self.run(new_room, "begin_match", {})
         room.rematch_offer = replace(offer, started=True)
         self._changed(room)
         return new_room.id

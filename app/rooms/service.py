@@ -79,7 +79,7 @@ class Rooms:
             storage, self.registry, self.notifier, presence, self.time_source, self.stand_ins
         )
         self.chat_settings = ChatSettings(storage, self.notifier)
-        self.rematch_offers = RematchOffers(self.lobby, self.ownership, self.notifier)
+        self.rematch_offers = RematchOffers(self.lobby, self.ownership, self.notifier, self.run)
         self.bots = BotDriver(self.referee, self.time_source, delay=bot_delay, thinkers=thinkers)
         self.timers = RoomTimers(
             self.time_source,
