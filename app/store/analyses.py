@@ -1,6 +1,11 @@
 """The queue of match analyses: queued in the transaction that finishes a match, claimed by
 one process at a time, renewed while it works, stored when done.
 
+The newest job is claimed first. An analysis is read by the people who just played, at the
+end of their match; when matches end faster than the workers judge them (a busy server),
+oldest first would keep everyone waiting behind the whole backlog, while newest first keeps
+each fresh match's analysis prompt and leaves the backlog for a quieter hour.
+
 A claim is a lease: ``claimed_at`` says when the process working on a job last renewed it,
 and a job whose claim is older than ``LEASE`` is anyone's to take. So a job outlives the
 process that had it (it is resumed once the lease runs out, or at once by a lone process
@@ -61,12 +66,12 @@ def _claimable(now: datetime) -> Any:
 
 
 def claim_analysis(*, session: Session, now: datetime | None = None) -> str | None:
-    """Claim the oldest pending analysis nobody holds; its match id, or None."""
+    """Claim the newest pending analysis nobody holds; its match id, or None."""
     now = now or utcnow()
     for match_id in session.scalars(
         select(MatchAnalysis.match_id)
         .where(_claimable(now))
-        .order_by(MatchAnalysis.queued_at, MatchAnalysis.match_id)
+        .order_by(MatchAnalysis.queued_at.desc(), MatchAnalysis.match_id.desc())
         .limit(5)
     ).all():
         # Only one of two processes racing for the job updates the row.

@@ -4,6 +4,7 @@ server starts again."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, update
 
 import games
-from app.models import MatchAnalysis, utcnow
+from app.db import make_engine, make_session_factory
+from app.models import Match, MatchAnalysis, utcnow
 from app.rooms.thinking import Thinkers
-from app.store.analyses import LEASE
+from app.store.analyses import LEASE, claim_analysis
 from tests.app.helpers import NewClient, account, eventually, make_app, play_out, running
 from tests.app.test_api import error_of
 
@@ -139,6 +141,42 @@ def test_a_queued_analysis_survives_a_restart(database_url: str, tmp_path: Path)
         # Sooner than the dead process's claim would run out: taken back at the start.
         analysis = done(ann, match_id, timeout=0.5 * LEASE.total_seconds())
         assert analysis["decisions"] and "0" in analysis["accuracy"]
+
+
+def test_the_newest_finished_match_is_analysed_first(database_url: str) -> None:
+    """A busy server finishes matches faster than it judges them: the players who just
+    finished get theirs next, and the backlog waits (a job another process holds is
+    passed over)."""
+    now = utcnow()
+    engine = make_engine(database_url)
+    sessions = make_session_factory(engine)
+    with sessions() as session:
+        for minutes, match_id in [(30, "oldest"), (20, "older"), (10, "newer"), (0, "held")]:
+            session.add(
+                Match(
+                    id=match_id,
+                    room_id="r",
+                    game="cupid",
+                    seat_count=2,
+                    options={},
+                    seed="1",
+                    seed_hash="h",
+                    players=[],
+                    status="finished",
+                )
+            )
+            session.flush()
+            finished = now - timedelta(minutes=minutes)
+            claimed = now if match_id == "held" else None
+            session.add(
+                MatchAnalysis(
+                    match_id=match_id, status="pending", queued_at=finished, claimed_at=claimed
+                )
+            )
+        session.commit()
+        claims = [claim_analysis(session=session, now=now) for _ in range(4)]
+    engine.dispose()
+    assert claims == ["newer", "older", "oldest", None]
 
 
 @pytest.mark.parametrize(
