@@ -70,6 +70,11 @@ def _check_seat_index(room: LiveRoom, seat: int) -> None:
         )
 
 
+def _check_seats_taken(room: LiveRoom) -> None:
+    if any(holder is None for holder in room.seats):
+        raise Refusal("seats_free", N_("Every seat must be taken before the start."))
+
+
 def _check_not_closed(room: LiveRoom) -> None:
     if room.status == "closed":
         raise Refusal(
@@ -289,8 +294,7 @@ class Lobby:
             _check_not_closed(room)
             if room.status != "waiting":
                 raise Refusal("not_waiting", N_("This match has already started."))
-            if any(holder is None for holder in room.seats):
-                raise Refusal("seats_free", N_("Every seat must be taken before the start."))
+            _check_seats_taken(room)
             await self._begin(room)
 
     async def _begin(self, room: LiveRoom) -> None:
@@ -427,8 +431,12 @@ class Lobby:
         accepted: nobody needs to press "Start". Once only: asked again (a forwarded call
         sent twice), a room already past waiting is left as it is."""
         async with room.lock:
-            if room.status == "waiting":
-                await self._begin(room)
+            if room.status != "waiting":
+                return
+            # Opened full a moment ago; checked again all the same, as "Start" checks: a
+            # match begun with a seat empty would wait for nobody.
+            _check_seats_taken(room)
+            await self._begin(room)
 
     async def hand_over_host(self, room: LiveRoom, *, grace: float) -> None:
         """The host has been away for ``grace`` seconds: the next seated person who is

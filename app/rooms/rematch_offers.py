@@ -113,16 +113,24 @@ class RematchOffers:
         new_room = await self.lobby.open_rematch(
             room, host_id=room.host_id, seats=rematch_seats(room)
         )
-        # Kept in memory here until its match has begun: nobody is connected to it yet,
-        # and a room let go meanwhile would begin on an object nothing here holds.
-        with self.lobby.registry.kept(new_room.id):
-            async with self.ownership.claiming():
-                await self.ownership.hold(new_room)
-            # Begun by the room's referee: another process may have read the new room
-            # between its storing and this claim (its sweep for rooms nobody holds) and
-            # claimed it, and a match begun on this copy would be one its referee never
-            # heard of, refusing every move as not started.
-            await self.run(new_room, "begin_match", {})
+        try:
+            # Kept in memory here until its match has begun: nobody is connected to it
+            # yet, and a room let go meanwhile would begin on an object nothing here holds.
+            with self.lobby.registry.kept(new_room.id):
+                async with self.ownership.claiming():
+                    await self.ownership.hold(new_room)
+                # Begun by the room's referee: another process may have read the new room
+                # between its storing and this claim (its sweep for rooms nobody holds) and
+                # claimed it, and a match begun on this copy would be one its referee never
+                # heard of, refusing every move as not started.
+                await self.run(new_room, "begin_match", {})
+        except BaseException:
+            # Opened and named, but its match not begun (Redis, or the new room's referee,
+            # out of reach): everyone is told of the table at once, as of one opened with
+            # "Rematch" — their pages link to it and its host starts it there — rather than
+            # whenever the finished room's description next goes out.
+            self._changed(room)
+            raise
         room.rematch_offer = replace(offer, started=True)
         self._changed(room)
         return new_room.id
