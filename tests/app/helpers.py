@@ -14,6 +14,7 @@ from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
 from app.main import create_app
+from app.models import Match
 from app.rooms.signals import Signals
 from app.rooms.time_source import iso_at
 from tests.app.manual_clock import ManualClock
@@ -203,3 +204,19 @@ def room_of(client: TestClient, room_id: str) -> dict[str, Any]:
     response = client.get(f"/api/rooms/{room_id}")
     assert response.status_code == 200, response.text
     return dict(response.json())
+
+
+def finished_match_row(match_id: str, room_id: str) -> Match:
+    """A finished Cupid match as the database keeps one, with no players or events, for the
+    tests of what is kept about matches."""
+    return Match(
+        id=match_id,
+        room_id=room_id,
+        game="cupid",
+        seat_count=2,
+        options={},
+        seed="1",
+        seed_hash="h",
+        players=[],
+        status="finished",
+    )

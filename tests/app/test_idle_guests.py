@@ -17,10 +17,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import make_engine, make_session_factory
-from app.models import AuthSession, ChatMessage, Match, MatchPlayer, Room, Seat, User, utcnow
+from app.models import AuthSession, ChatMessage, MatchPlayer, Room, Seat, User, utcnow
 from app.people.__main__ import main as people_command
 from app.people.idle_guests import remove_idle_guests
-from tests.app.helpers import make_app, running
+from tests.app.helpers import finished_match_row, make_app, running
 from tests.app.test_api import error_of
 
 NOW = utcnow()
@@ -105,19 +105,7 @@ def test_guests_idle_for_a_month_that_left_no_record_are_removed_with_their_sess
         # A finished match: its player and a watcher who spoke at it stay.
         room(session, "finished", "player", "finished")
         session.flush()
-        session.add(
-            Match(
-                id="m1",
-                room_id="finished",
-                game="cupid",
-                seat_count=2,
-                options={},
-                seed="1",
-                seed_hash="h",
-                players=[],
-                status="finished",
-            )
-        )
+        session.add(finished_match_row("m1", "finished"))
         session.flush()
         session.add(MatchPlayer(match_id="m1", seat=0, user_id="player"))
         say(session, "finished", "watcher", "m1")

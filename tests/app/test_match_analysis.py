@@ -14,10 +14,18 @@ from sqlalchemy import create_engine, select, update
 
 import games
 from app.db import make_engine, make_session_factory
-from app.models import Match, MatchAnalysis, utcnow
+from app.models import MatchAnalysis, utcnow
 from app.rooms.thinking import Thinkers
 from app.store.analyses import LEASE, claim_analysis
-from tests.app.helpers import NewClient, account, eventually, make_app, play_out, running
+from tests.app.helpers import (
+    NewClient,
+    account,
+    eventually,
+    finished_match_row,
+    make_app,
+    play_out,
+    running,
+)
 from tests.app.test_api import error_of
 
 MARKS = {None, "inaccuracy", "mistake", "blunder", "forced"}
@@ -152,19 +160,7 @@ def test_the_newest_finished_match_is_analysed_first(database_url: str) -> None:
     sessions = make_session_factory(engine)
     with sessions() as session:
         for minutes, match_id in [(30, "oldest"), (20, "older"), (10, "newer"), (0, "held")]:
-            session.add(
-                Match(
-                    id=match_id,
-                    room_id="r",
-                    game="cupid",
-                    seat_count=2,
-                    options={},
-                    seed="1",
-                    seed_hash="h",
-                    players=[],
-                    status="finished",
-                )
-            )
+            session.add(finished_match_row(match_id, "r"))
             session.flush()
             finished = now - timedelta(minutes=minutes)
             claimed = now if match_id == "held" else None
