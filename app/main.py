@@ -42,6 +42,7 @@ from app.limits.quotas import Limiter, MemoryQuotas, Quotas, RedisQuotas, SiteQu
 from app.moderation.actions import Moderation
 from app.moderation.sanctions import banned_users
 from app.notifications.outbox import Notifications, build_notifications
+from app.observability import logs
 from app.observability.context import with_request_context
 from app.observability.health import Probe
 from app.people.browser_mark import BrowserMarks
@@ -375,6 +376,8 @@ def create_app(
     ``signals`` is told of turns, deadlines near and ends at turn-based tables instead of
     the notification outbox. Tests inject them."""
     settings = settings or get_settings()
+    # Before the first socket: uvicorn writes its lines of every socket as soon as it serves.
+    logs.quiet_sockets(settings.access_log)
     storage = storage or RoomStorage(make_engine(settings.database_url))
     # People's sessions and the chat run their transactions on the same engine as the rooms.
     database = database or DatabaseThread(make_session_factory(storage.engine))

@@ -10,7 +10,9 @@ Each line carries what app/observability/context.py bound for the request, socke
 it was written in — ``request_id``, ``room_id``, ``user_id`` — besides its time, level,
 logger and message. Fields that could hold a secret (a password, a cookie, a session id,
 a token, the secret key) are never written, whoever passes them: ``drop_secrets`` removes
-them from every line.
+them from every line. What uvicorn writes of every socket follows the access log's setting
+(``quiet_sockets``, set by the app itself, so that it holds in every server, those started
+without ``configure`` too).
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ SECRET_KEY_PARTS = ("password", "cookie", "session", "secret", "token", "authori
 # Fields that say nothing a reader needs (uvicorn's message again, with colour codes).
 NOISE = ("color_message",)
 
+# What uvicorn's WebSocket protocol says at INFO of every socket, through its logger
+# "uvicorn.error": the line of a socket accepted, with its address and path, then the
+# websockets library's "connection open" (the same moment again, with less) and, after a
+# closing handshake, "connection closed". The first and last are the socket's access lines.
+SOCKET_ACCESS = frozenset({'%s - "WebSocket %s" [accepted]', "connection closed"})
+SOCKET_OPEN_AGAIN = "connection open"
+
 
 def drop_secrets(
     _logger: Any, _method: str, event_dict: MutableMapping[str, Any]
@@ -41,6 +50,33 @@ def drop_secrets(
     for key in NOISE:
         event_dict.pop(key, None)
     return event_dict
+
+
+class QuietSockets(logging.Filter):
+    """Keeps out of the log what is written of every socket and tells nobody anything new:
+    "connection open", always (the accepted line just before it says more), and the
+    socket's access lines when the access log is off (``access_log``), as a proxy in front
+    logs each socket's upgrade as it logs every request. Refusals and errors pass."""
+
+    def __init__(self, access_log: bool) -> None:
+        super().__init__()
+        self.access_log = access_log
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO:
+            return True
+        if record.msg == SOCKET_OPEN_AGAIN:
+            return False
+        return self.access_log or record.msg not in SOCKET_ACCESS
+
+
+def quiet_sockets(access_log: bool) -> None:
+    """Filter uvicorn's lines of every socket (:class:`QuietSockets`), in place of any
+    filter an earlier app of this process set."""
+    logger = logging.getLogger("uvicorn.error")
+    for earlier in [f for f in logger.filters if isinstance(f, QuietSockets)]:
+        logger.removeFilter(earlier)
+    logger.addFilter(QuietSockets(access_log))
 
 
 def shared_processors() -> list[Processor]:

@@ -1,6 +1,7 @@
 """The server's log: one JSON object per line in production, readable lines in
 development; each line of a request or socket names the request, the room and the person
-where there is one; and no password, cookie or session id is ever written."""
+where there is one; no password, cookie or session id is ever written; and a socket is
+written once as it is accepted, not at all when the access log is off."""
 
 from __future__ import annotations
 
@@ -88,6 +89,29 @@ def test_development_logs_are_lines_to_read(
     access = next(line for line in lines if "GET /healthz" in line)
     assert not access.startswith("{")
     assert "request_id=proxy-id-7" in access
+
+
+def test_a_socket_is_written_once_and_not_at_all_with_the_access_log_off(
+    live_server_factory: Callable[..., LiveServer],
+) -> None:
+    for access_log in ("true", "false"):
+        server = live_server_factory(ACCESS_LOG=access_log)
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            assert client.post("/api/session", json={"name": "Ann"}).status_code == 200
+            room = client.post("/api/rooms", json={"game": "cupid", "seats": 2}).json()
+            headers = {"Cookie": f"parlour_session={cookie_of(client)}"}
+            url = f"{server.ws_url}/ws/rooms/{room['id']}"
+            with connect(url, additional_headers=headers) as ws:
+                ws.recv(timeout=10)
+        server.stop()
+        lines = server.log_path.read_text().splitlines()
+        accepted = [line for line in lines if f"/ws/rooms/{room['id']}" in line]
+        opened_again = [line for line in lines if "connection open" in line]
+        assert opened_again == []  # the accepted line said it, with the address and path
+        if access_log == "true":
+            assert len(accepted) == 1 and "[accepted]" in accepted[0]
+        else:  # the proxy in front keeps the access log
+            assert accepted == []
 
 
 def test_fields_that_could_hold_a_secret_are_never_written() -> None:
