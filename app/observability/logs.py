@@ -63,7 +63,7 @@ class QuietSockets(logging.Filter):
         self.access_log = access_log
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno != logging.INFO:
+        if record.levelno != logging.INFO or not isinstance(record.msg, str):
             return True
         if record.msg == SOCKET_OPEN_AGAIN:
             return False

@@ -126,9 +126,10 @@ class RematchOffers:
                 await self.run(new_room, "begin_match", {})
         except BaseException:
             # Opened and named, but its match not begun (Redis, or the new room's referee,
-            # out of reach): everyone is told of the table at once, as of one opened with
-            # "Rematch" — their pages link to it and its host starts it there — rather than
-            # whenever the finished room's description next goes out.
+            # out of reach): the table is told of now, as one opened with "Rematch" is —
+            # the pages link to it and its host starts it there — rather than whenever the
+            # finished room's description next goes out (to other processes' sockets once
+            # a notice can reach them).
             self._changed(room)
             raise
         room.rematch_offer = replace(offer, started=True)

@@ -1,7 +1,7 @@
 """The server's log: one JSON object per line in production, readable lines in
 development; each line of a request or socket names the request, the room and the person
 where there is one; no password, cookie or session id is ever written; and a socket is
-written once as it is accepted, not at all when the access log is off."""
+written once as it opens, not at all when the access log is off."""
 
 from __future__ import annotations
 
