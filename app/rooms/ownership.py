@@ -37,6 +37,14 @@ async def stop_refereeing(rooms: list[LiveRoom]) -> None:
             pass
 
 
+async def hold_stored(ownership: Ownership, room: LiveRoom) -> None:
+    """A room this process has just stored (a new table, a rematch): claim it, or follow
+    whoever claimed it first (another process's sweep for rooms nobody holds may read it
+    between its storing and this claim), as one claim ``stop_claiming`` waits for."""
+    async with ownership.claiming():
+        await ownership.hold(room)
+
+
 class Ownership(Protocol):
     def owns(self, room: LiveRoom) -> bool:
         """Whether this process may referee the room now (its lease is current)."""

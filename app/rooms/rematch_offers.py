@@ -23,7 +23,7 @@ from app.i18n.marks import N_
 from app.refusal import Refusal
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier
-from app.rooms.ownership import Ownership
+from app.rooms.ownership import Ownership, hold_stored
 from app.rooms.records import LiveRoom, RematchOffer, SeatHolder
 
 # How a verb is run on the process that referees a room: here if this one owns it, else on
@@ -117,8 +117,7 @@ class RematchOffers:
             # Kept in memory here until its match has begun: nobody is connected to it
             # yet, and a room let go meanwhile would begin on an object nothing here holds.
             with self.lobby.registry.kept(new_room.id):
-                async with self.ownership.claiming():
-                    await self.ownership.hold(new_room)
+                await hold_stored(self.ownership, new_room)
                 # Begun by the room's referee: another process may have read the new room
                 # between its storing and this claim (its sweep for rooms nobody holds) and
                 # claimed it, and a match begun on this copy would be one its referee never

@@ -22,7 +22,7 @@ from app.rooms.bot_driver import BotDriver
 from app.rooms.chat_settings import ChatSettings
 from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier, Notifiers, Presence
-from app.rooms.ownership import Ownership, SoleProcess
+from app.rooms.ownership import Ownership, SoleProcess, hold_stored
 from app.rooms.records import LiveRoom
 from app.rooms.referee import Referee
 from app.rooms.registry import RoomRegistry
@@ -169,8 +169,7 @@ class Rooms:
     async def create(self, **details: Any) -> LiveRoom:
         """A new room, refereed by this process."""
         room = await self.lobby.create(**details)
-        async with self.ownership.claiming():
-            await self.ownership.hold(room)
+        await hold_stored(self.ownership, room)
         # Its absence stamps and timers start now, before anyone connects.
         self.notifier.room_changed(room)
         return room
@@ -263,8 +262,7 @@ class Rooms:
 
     async def _rematch(self, room: LiveRoom, *, user_id: str) -> str:
         new_room = await self.lobby.rematch(room, user_id=user_id)
-        async with self.ownership.claiming():
-            await self.ownership.hold(new_room)
+        await hold_stored(self.ownership, new_room)
         self.notifier.room_changed(new_room)
         return new_room.id
 
