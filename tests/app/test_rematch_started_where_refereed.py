@@ -23,7 +23,13 @@ from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom
 from app.store.people import save_user
 from tests.app.redis_server import RedisServer
-from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
+from tests.app.two_processes import (
+    cluster_of,
+    move,
+    play_to_the_end,
+    processes_a_and_b,
+    two_players,
+)
 
 
 def test_a_rematch_claimed_by_another_process_starts_there_and_plays(
@@ -32,8 +38,7 @@ def test_a_rematch_claimed_by_another_process_starts_there_and_plays(
     async def scenario() -> None:
         async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
-            while room.status == "playing":
-                await move(a.rooms, room, people)
+            await play_to_the_end(a.rooms, room, people)
             assert room.status == "finished"
 
             # A stores the rematch room; before A claims it, B's sweep finds it with no
@@ -74,8 +79,7 @@ def test_a_rematch_whose_start_fails_is_told_as_an_open_table_its_host_starts(
     async def scenario() -> None:
         async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, _b):
             room, people = await two_players(a.rooms)
-            while room.status == "playing":
-                await move(a.rooms, room, people)
+            await play_to_the_end(a.rooms, room, people)
             offers = a.rooms.rematch_offers
             run = offers.run
 

@@ -81,3 +81,9 @@ async def move(rooms: Rooms, room: LiveRoom, people: list[str]) -> None:
     seat = room.rules.to_act(room.state)[0]
     action = room.rules.legal_actions(room.state, seat)[0]
     await rooms.act(room, user_id=people[seat], version=room.version, action=action)
+
+
+async def play_to_the_end(rooms: Rooms, room: LiveRoom, people: list[str]) -> None:
+    """Each awaited person plays their first legal action until the match is over."""
+    while room.status == "playing":
+        await move(rooms, room, people)
