@@ -185,6 +185,11 @@ class Settings(BaseSettings):
     lease_seconds: float = 3.0
     # Prefix of every Redis key and channel, so that deployments can share a Redis.
     redis_prefix: str = "parlour"
+    # The name the reverse proxy knows this process by (its own upstream in
+    # deploy/nginx.conf). Room pages name the process that referees the room, so that the
+    # proxy sends the room's sockets there and a move need not cross between processes.
+    # Empty: no name, and sockets go wherever the proxy sends them.
+    process_name: str = ""
 
     # Who may read GET /metrics besides this machine (127.0.0.1 and ::1 always may):
     # comma-separated addresses or networks, the caller's address as the trusted proxies

@@ -234,7 +234,12 @@ def _cluster(redis_url: str, settings: Settings, hub: Hub, auth: Authenticator) 
     redis = event_loop_client(redis_url)
     keeper = lease_keeper_client(redis_url, settings.lease_seconds)
     cluster = Cluster(
-        redis, keeper, hub, lease_seconds=settings.lease_seconds, prefix=settings.redis_prefix
+        redis,
+        keeper,
+        hub,
+        lease_seconds=settings.lease_seconds,
+        prefix=settings.redis_prefix,
+        name=settings.process_name,
     )
     # Sessions ended or users changed in one process are forgotten in every other.
     cluster.on_forget_user = auth.forget_here

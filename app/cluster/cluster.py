@@ -74,10 +74,12 @@ class Cluster:
         *,
         lease_seconds: float,
         prefix: str,
+        name: str = "",
     ) -> None:
         self.redis = redis
         self.hub = hub
         self.process_id = secrets.token_hex(6)
+        self.name = name  # what the reverse proxy knows this process by ("": nothing)
         self.prefix = prefix
         self.channels = Channels(prefix)
         self.leases = Leases(
@@ -87,6 +89,7 @@ class Cluster:
             lease_seconds,
             prefix,
             alive_key=self.channels.alive_key(self.process_id),
+            name=name,
         )
         self.bus = RedisBus(redis, self._on_message, self._caught_up)
         self.presence = ClusterPresence(hub, self.process_id, redis, self.bus, self.channels)
@@ -102,6 +105,11 @@ class Cluster:
         self._noticed: dict[str, tuple[int, int]] = {}  # (version, meta_version) last noticed
         self._acks: dict[str, list[str]] = {}  # forwarded acts done, to acknowledge
         self._meta: dict[str, dict[str, Any]] = {}  # per room owned: its last description
+        # Per room owned since this process stored it: the processes holding a copy, as
+        # they said (``follow``). Its notices are published only while somebody follows.
+        # A room not here (claimed from the log, taken over, Redis lost meanwhile): who
+        # follows is not known, and every notice is published.
+        self._followers: dict[str, set[str]] = {}
         # Per room being read (``watch``): its owner's notices since, for ``hold`` to apply;
         # None once Redis was lost meanwhile (some may be missing: read the log instead).
         self._watched: dict[str, list[dict[str, Any]] | None] = {}
@@ -177,6 +185,8 @@ class Cluster:
         await self.stop_claiming()
         self._flush()  # the notices of changes made so far leave first
         self._handed = {room.id for room in rooms}
+        for room_id in self._handed:
+            self._followers.pop(room_id, None)  # their last notices are all published
         await stop_refereeing(rooms)
         self._flush()  # and those of changes that were under way
         # From now on this process's copies are stale: it says nothing more of them.
@@ -241,6 +251,24 @@ class Cluster:
     def owns(self, room: LiveRoom) -> bool:
         return room.owned and self.leases.holds(room.id)
 
+    async def referee_name(self, room: LiveRoom) -> str | None:
+        """The name of the process that referees ``room`` (``PROCESS_NAME``), as its
+        heartbeat says: None when it has none, or Redis does not answer. A hint for the
+        proxy, never a decision — a socket anywhere still plays."""
+        if self.owns(room):
+            return self.name or None
+        try:
+            owner = self._owners.get(room.id) or await self.leases.owner(room.id)
+            if owner is None:
+                return None
+            name = await self.redis.get(self.channels.alive_key(owner))
+        except (RedisError, OSError) as error:
+            REDIS_ERRORS.labels(operation="find_owner").inc()
+            log.warning("room %s: its referee's name is out of reach (%s)", room.id, error)
+            return None
+        text = name.decode() if isinstance(name, bytes) else name
+        return text or None
+
     async def claim(self, room: LiveRoom) -> bool:
         if self.leaving:
             return False  # a stopping process follows the rooms it loads
@@ -270,21 +298,32 @@ class Cluster:
         if room is None or room.owned:
             await self.bus.unsubscribe(self.channels.room(room_id))
 
-    async def hold(self, room: LiveRoom) -> bool:
+    async def hold(self, room: LiveRoom, *, new: bool = False) -> bool:
         """A room just loaded here: claim it if it is free, else follow its owner. True
         when claimed: the room was read before the claim, and a stopping owner may have
         committed its last moves between that read and the release of its lease.
 
         A copy applies the notices its owner published since ``watch`` (before the read)
-        that are not older than what was read."""
+        that are not older than what was read, and tells the owner it follows.
+
+        ``new``: this process has just stored the room. Any other process holding a copy
+        loaded it after this claim, so it will say so: until one does, nobody listens to
+        the room's notices and none is published."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
+        if new:
+            # Before the claim: a process that finds this one the owner may say it follows
+            # before the claim's answer is read here.
+            self._followers[room.id] = set()
         try:
             set_owned(room, await self.claim(room))
             if not room.owned:
+                self._followers.pop(room.id, None)
                 await self.bus.subscribe(self.channels.room(room.id))
                 await self.presence.learn(room.id)
+                await self._follow(room.id)
         except BaseException:
+            self._followers.pop(room.id, None)
             await self.unwatch(room.id)
             raise
         # Nothing is awaited from here until the registry holds the room: a notice that
@@ -300,10 +339,42 @@ class Cluster:
             self._follow_notice(room, notice)
         return False
 
+    async def _owner_of(self, room_id: str) -> str | None:
+        """The room's owner as last heard of, else as its lease says."""
+        try:
+            return self._owners.get(room_id) or await self.leases.owner(room_id)
+        except (RedisError, OSError) as error:
+            REDIS_ERRORS.labels(operation="find_owner").inc()
+            log.warning("room %s: its owner is out of reach (%s)", room_id, error)
+            raise unavailable() from None
+
+    async def _follow(self, room_id: str) -> None:
+        """Tell the room's owner that this process holds a copy, and wait for its answer:
+        its notice of where the room stands comes first (``_answer_follow``), so the
+        copy is kept by ``hold`` and applied there. An owner that does not answer, or
+        has handed the room over, is not waited for: whoever referees the room next does
+        not know who follows it, and so publishes every notice."""
+        owner = await self._owner_of(room_id)
+        if owner is None or owner == self.process_id:
+            return
+        with contextlib.suppress(TimeoutError, Refusal):
+            await self.calls.call(owner, room_id, "follow", {})
+
+    async def _unfollow(self, room: LiveRoom) -> None:
+        """Tell the room's owner that this process no longer holds a copy."""
+        with contextlib.suppress(Refusal):
+            owner = await self._owner_of(room.id)
+            if owner is not None and owner != self.process_id:
+                word = {"kind": "unfollow", "room": room.id, "from": self.process_id}
+                self.bus.publish(self.channels.inbox(owner), orjson.dumps(word))
+
     def release(self, room: LiveRoom) -> None:
         asyncio.get_running_loop().create_task(self._release(room))
 
     async def _release(self, room: LiveRoom) -> None:
+        if not room.owned:
+            await self._unfollow(room)
+        self._followers.pop(room.id, None)
         self._owners.pop(room.id, None)
         self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
@@ -428,14 +499,20 @@ class Cluster:
             stamp = (room.version, room.meta_version)
             noticed = self._noticed.get(room_id)
             acks = self._acks.pop(room_id, None)
+            followers = self._followers.get(room_id)
+            if room.owned and followers is not None and not followers and not acks:
+                # Nobody follows this room: nothing to publish. The description is built
+                # again for the first notice after someone says they follow.
+                self._noticed[room_id] = stamp
+                self._meta.pop(room_id, None)
             # A room just handed over still has the notice of its last change published.
-            if (room.owned or room_id in self._handed) and (noticed != stamp or acks):
+            elif (room.owned or room_id in self._handed) and (noticed != stamp or acks):
                 notice: dict[str, Any] = {
                     "kind": "notice",
                     "owner": self.process_id,
                     "version": room.version,
                 }
-                if noticed is None or noticed[1] != room.meta_version:
+                if noticed is None or noticed[1] != room.meta_version or room_id not in self._meta:
                     self._meta[room_id] = room_description(room)
                 notice["meta"] = self._meta[room_id]
                 if room.last_action is not None:
@@ -479,14 +556,42 @@ class Cluster:
             if message["from"] != self.process_id and not self.leaving:
                 self.calls.owner_left(message["from"])
                 asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
+        elif kind == "unfollow":
+            self._followed(message["room"], message["from"], follows=False)
         elif kind == "catch_up":
             caught = self.rooms.registry.held(message["room"])
             if caught is not None and caught.owned:
                 asyncio.get_running_loop().create_task(self.rooms.catch_up(caught))
+        elif kind == "call" and message["verb"] == "follow":
+            self._answer_follow(message)
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif kind == "reply":
             self.calls.answered(message)
+
+    def _followed(self, room_id: str, process_id: str, *, follows: bool) -> None:
+        """Another process says it holds a copy of a room, or no longer does."""
+        followers = self._followers.get(room_id)
+        if followers is not None:
+            if follows:
+                followers.add(process_id)
+            else:
+                followers.discard(process_id)
+
+    def _answer_follow(self, request: dict[str, Any]) -> None:
+        """Another process holds a copy of a room from now on. It read the room from the
+        log before this process heard of it, and a move committed in between was
+        published to nobody: a notice of where the room stands goes first, then the
+        answer, so the copy has the notice by the time it hears the answer."""
+        room_id = request["room"]
+        self._followed(room_id, request["from"], follows=True)
+        room = self.rooms.registry.held(room_id)
+        if room is not None and room.owned:
+            self._noticed.pop(room_id, None)  # the whole description again
+            self.room_changed(room)
+            self._flush()
+        reply = {"kind": "reply", "id": request["id"], "ok": True, "result": None}
+        self.bus.publish(self.channels.inbox(request["from"]), orjson.dumps(reply))
 
     def described(self, room_id: str) -> None:
         """Who is connected changed through another process: the owner stamps who went
@@ -537,6 +642,7 @@ class Cluster:
         committed meanwhile is one the new owner has not seen (an owner does not listen to
         the room's notices), and the seats connected there would wait for it."""
         await stop_refereeing([room])  # a change under way is committed first
+        self._followers.pop(room.id, None)
         with contextlib.suppress(RedisError, OSError):
             owner = await self.leases.owner(room.id)
             if owner is not None and owner != self.process_id:
@@ -556,6 +662,8 @@ class Cluster:
         self.on_forget_all()
         self.people.caught_up()
         self._noticed.clear()
+        # A process may have said it follows while Redis was away: publish everything.
+        self._followers.clear()
         for room_id in self._watched:
             self._watched[room_id] = None
         for room in self.rooms.registry.rooms():

@@ -63,6 +63,7 @@ class Leases:
         seconds: float,
         prefix: str,
         alive_key: str,
+        name: str = "",
     ) -> None:
         self.redis = redis
         self.process_id = process_id
@@ -70,6 +71,9 @@ class Leases:
         self.prefix = prefix
         self._ms = int(seconds * 1000)
         self._alive_key = alive_key
+        # The heartbeat holds the process's name, for the others to tell the proxy's way to
+        # a room's referee (``Cluster.referee_name``).
+        self._name = name.encode()
         # Room -> when (time.monotonic) this process stops counting the lease as its own.
         # Read on the event loop, written by both it and the renewal thread: under the lock.
         self._valid_until: dict[str, float] = {}
@@ -152,7 +156,7 @@ class Leases:
         rooms = self.held()
         sent = time.monotonic()
         pipe = self._keeper.pipeline(transaction=False)
-        pipe.set(self._alive_key, b"1", px=self._ms)
+        pipe.set(self._alive_key, self._name, px=self._ms)
         for room_id in rooms:
             self._renew_blocking(
                 keys=[self.key(room_id)], args=[self.process_id, self._ms], client=pipe

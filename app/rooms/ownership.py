@@ -42,7 +42,7 @@ async def hold_stored(ownership: Ownership, room: LiveRoom) -> None:
     whoever claimed it first (another process's sweep for rooms nobody holds may read it
     between its storing and this claim), as one claim ``stop_claiming`` waits for."""
     async with ownership.claiming():
-        await ownership.hold(room)
+        await ownership.hold(room, new=True)
 
 
 class Ownership(Protocol):
@@ -77,17 +77,23 @@ class Ownership(Protocol):
         listed once, for ``hand_over``."""
         ...
 
-    async def hold(self, room: LiveRoom) -> bool:
+    async def hold(self, room: LiveRoom, *, new: bool = False) -> bool:
         """The room was loaded into this process: start following it (or claim it). A
         copy applies what its owner said since ``watch`` and after the read.
 
         True when this process has just claimed it from whoever held it before: the room
         was read before its claim, and the previous owner may have committed more between
-        that read and the release of its lease, so the caller reads it again."""
+        that read and the release of its lease, so the caller reads it again. ``new``: this
+        process has just stored the room (``hold_stored``)."""
         ...
 
     def release(self, room: LiveRoom) -> None:
         """The room leaves this process's memory."""
+        ...
+
+    async def referee_name(self, room: LiveRoom) -> str | None:
+        """The name the reverse proxy knows the room's referee by, for a page to send the
+        room's sockets there; None when there is no name to give."""
         ...
 
     async def hand_over(self, rooms: list[LiveRoom]) -> None:
@@ -119,12 +125,15 @@ class SoleProcess:
     async def stop_claiming(self) -> None:
         return None  # it owns every room it holds, without a claim
 
-    async def hold(self, room: LiveRoom) -> bool:
+    async def hold(self, room: LiveRoom, *, new: bool = False) -> bool:
         set_owned(room, True)
         return False  # nobody else writes its log
 
     def release(self, room: LiveRoom) -> None:
         return None
+
+    async def referee_name(self, room: LiveRoom) -> str | None:
+        return None  # every socket comes here
 
     async def hand_over(self, rooms: list[LiveRoom]) -> None:
         # Nobody to hand them to: the next start rebuilds them from the log.

@@ -139,6 +139,11 @@ class Rooms:
         would follow its owner no more, and the request would describe a stale room."""
         return self.registry.using(room_id_or_code)
 
+    async def referee_name(self, room: LiveRoom) -> str | None:
+        """The name the reverse proxy knows the room's referee by (``PROCESS_NAME``), for
+        its page to send the room's sockets there; None when there is none to give."""
+        return await self.ownership.referee_name(room)
+
     def describe(self, room: LiveRoom, language: str = DEFAULT) -> dict[str, Any]:
         """The room's public description, its words (the table's options) in ``language``."""
         return describe(room, self.presence, self.absence_grace, language)

@@ -306,9 +306,13 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
     try:
         # The room as GET /api/rooms/{id} describes it, in the page: the browser starts
         # drawing (and opens the socket) without asking for it first.
-        described = rooms.describe(from_thread.run(rooms.get, room_id), language)
+        live = from_thread.run(rooms.get, room_id)
     except Refusal:
         return _not_found(request, say(NO_ROOM), say(NO_ROOM_TEXT))
+    described = rooms.describe(live, language)
+    # With several processes, the proxy sends the socket to the process named here: the
+    # room's referee, so that a move need not cross between processes.
+    referee = from_thread.run(rooms.referee_name, live)
     title = games.get(game).title
     return _page(
         request,
@@ -318,6 +322,7 @@ def _room_page(request: Request, room_id: str, *, watch: bool) -> Response:
             "room": room_id,
             "watch": watch,
             "room_info": described,
+            "referee": referee,
             "guide": table_guide(game, language),
         },
         title=say(N_("Watching")) if watch else say(N_("Table")),

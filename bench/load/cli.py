@@ -44,6 +44,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="server processes sharing the rooms (saturated and paced runs; needs Redis)",
     )
     p.add_argument(
+        "--seats",
+        choices=("split", "referee"),
+        default="split",
+        help="with --processes > 1, where a room's seats connect: split, one on each process,"
+        " so that every move crosses between them (the default); or referee, all on the"
+        " process that opened the room and referees it, where the proxy sends them",
+    )
+    p.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         help="Redis for --processes > 1 (default: REDIS_URL, else the local one)",

@@ -115,12 +115,16 @@ async def drive(
     sample_every: float = 5.0,
     quiet_wait: float = 0.0,
     measuring: asyncio.Event | None = None,
+    seats_at_referee: bool = False,
 ) -> Result:
     """Play ``tables`` (game, seats) on ``servers``; measure ``duration`` s after ``warmup``.
 
-    With several server processes, their CPU and memory are added up. ``measuring`` is set
-    as the measured window opens (the profile run starts its profiler then)."""
-    gen = Generator(servers, pace, protocol)
+    With several server processes, their CPU and memory are added up, and a room's seats
+    connect one to each (every move crosses between them) or, ``seats_at_referee``, all to
+    the room's referee. ``measuring`` is set as the measured window opens (the profile run
+    starts its profiler then)."""
+    gen = Generator(servers, pace, protocol, seats_at_referee=seats_at_referee)
+    seats = ", seats at the referee" if seats_at_referee else ", seats split"
     proc = Processes([server.pid for server in servers])
     rss_start = proc.rss()
     runners = await start_tables(
@@ -161,7 +165,7 @@ async def drive(
     actions = len(window)
     lat_ms = [x * 1000 for x in window]
     return Result(
-        label=label if len(servers) == 1 else f"{label}, {len(servers)} processes",
+        label=label if len(servers) == 1 else f"{label}, {len(servers)} processes{seats}",
         mode="saturated" if pace is None else f"paced {pace:g} s",
         rooms=len(tables),
         connections=want,

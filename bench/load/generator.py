@@ -93,9 +93,14 @@ class Generator:
         protocol: ProtocolFactory,
         *,
         reconnect: bool = False,
+        seats_at_referee: bool = False,
     ) -> None:
         # Table i's seat s talks to server (i + s) % n: with two processes, every room has
-        # one seat on each, so every action crosses between them.
+        # one seat on each, so every action crosses between them. With
+        # ``seats_at_referee``, every seat of table i talks to server i % n, which opened
+        # its rooms and so referees them: where the proxy sends a room's sockets by the
+        # name its page gives (deploy/nginx.conf).
+        self.seats_at_referee = seats_at_referee
         self.ws_urls = [server.ws for server in servers]
         self.apis = [Api(server.http) for server in servers]
         self.reconnect = reconnect
@@ -145,6 +150,8 @@ class Generator:
         return self.apis[self.up(table.index)]
 
     def ws_url(self, table: Table, seat: int) -> str:
+        if self.seats_at_referee:
+            return self.ws_urls[self.up(table.index)]
         return self.ws_urls[self.up(table.index + seat)]
 
     async def close(self) -> None:

@@ -128,6 +128,7 @@ class Runs:
                 duration=args.paced_duration if paced else args.duration,
                 sample_every=args.sample_every,
                 quiet_wait=args.quiet_wait,
+                seats_at_referee=args.seats == "referee",
             )
         self.results.append(result)
         self.show(format_result(result))

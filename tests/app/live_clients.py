@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import orjson
@@ -18,10 +18,20 @@ from tests.conftest import LiveServer
 from tests.games.randomplay import card_codes_in, current_deal
 
 
+class Reachable(Protocol):
+    """Where a client reaches the site: a server process, or a proxy in front of several."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def ws_url(self) -> str: ...
+
+
 class Seat:
     """One browser's worth: a guest session and one WebSocket to a room."""
 
-    def __init__(self, server: LiveServer, name: str | None) -> None:
+    def __init__(self, server: Reachable, name: str | None) -> None:
         self.server = server
         self.http = httpx.Client(base_url=server.url, timeout=10)
         if name is not None:

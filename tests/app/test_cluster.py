@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from tests.app.helpers import eventually
-from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
+from tests.app.live_clients import UNLIMITED, Factory, Reachable, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.conftest import LiveServer
 
@@ -24,7 +24,7 @@ def servers(
     return [factory(database_url=postgres_url, **env) for _ in range(count)]
 
 
-def reconnected(seat: Seat, server: LiveServer) -> Seat:
+def reconnected(seat: Seat, server: Reachable) -> Seat:
     """The same person, now connected to ``server`` (their tab reconnected elsewhere)."""
     again = Seat(server, None)
     again.http.cookies.set("parlour_session", seat.http.cookies.get("parlour_session") or "")

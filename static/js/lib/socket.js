@@ -28,10 +28,14 @@ function noAnswer(reason) {
 export class RoomSocket {
   /**
    * @param {string} roomId
-   * @param {{onMessage: (msg: object) => void, onStatus: (status: string, detail?: object) => void}} handlers
+   * @param {{onMessage: (msg: object) => void, onStatus: (status: string, detail?: object) => void, referee?: string | null}} handlers
+   *   `referee`: the name of the server process that referees the room, as the page was
+   *   given it; the proxy sends the socket there (docs/architecture.md, "Sockets go to
+   *   the referee"). The server itself does not read it.
    */
-  constructor(roomId, { onMessage, onStatus }) {
+  constructor(roomId, { onMessage, onStatus, referee = null }) {
     this.roomId = roomId;
+    this.referee = referee;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.ws = null;
@@ -52,7 +56,8 @@ export class RoomSocket {
     if (this.closedForGood) return;
     clearTimeout(this.retryTimer);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.roomId}`);
+    const via = this.referee ? `?referee=${encodeURIComponent(this.referee)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${this.roomId}${via}`);
     this.ws = ws;
     this.setStatus(this.attempt ? "reconnecting" : "connecting");
     ws.addEventListener("open", () => {

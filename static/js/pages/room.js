@@ -347,7 +347,7 @@ async function init() {
   roomForTalk();
   // At a match in play the talk appears with the table (ensureTable), not above it first.
   $("#talk").hidden = room.status !== "waiting" && room.status !== "closed";
-  socket = new RoomSocket(room.id, { onMessage, onStatus });
+  socket = new RoomSocket(room.id, { onMessage, onStatus, referee: data.referee });
   onSessionStarted(() => socket.restart());
   socket.connect();
 }

@@ -1,0 +1,89 @@
+"""A new room's owner publishes the room's notices only while another process holds a copy
+of it: nobody else listens to a room whose sockets are all on its referee (where the proxy
+sends them), and a notice published to nobody still costs the owner a message. A process
+that loads a copy says so to the owner and is shown where the room stands; once it lets the
+copy go, the notices stop again."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+
+from app.main import Services
+from tests.app.redis_server import RedisServer
+from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
+
+WAIT_SECONDS = 20  # a failure's timeout, never a measure of speed
+
+
+async def published_until_marker(a: Services, listener: PubSub, channel: str) -> list[Any]:
+    """What ``a`` published on ``channel`` until a marker it publishes now: its messages
+    leave in order, so everything it published before is heard first."""
+    marker = {"kind": "marker", "id": secrets.token_hex(8)}
+    cluster_of(a).bus.publish(channel, orjson.dumps(marker))
+    heard: list[Any] = []
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+        if message is None:
+            continue
+        data = orjson.loads(message["data"])
+        if data == marker:
+            return heard
+        heard.append(data)
+    raise AssertionError("the marker was never heard")
+
+
+def test_a_new_rooms_notices_go_out_only_while_another_process_holds_a_copy(
+    database_url: str, tmp_path: Path, redis_server: RedisServer
+) -> None:
+    async def scenario() -> None:
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
+            room, people = await two_players(a.rooms)
+            channel = cluster_of(a).channels.room(room.id)
+            redis = Redis.from_url(redis_server.url)
+            listener = redis.pubsub()
+            await listener.subscribe(channel)
+            try:
+                # Only A holds the room: its moves are published to nobody.
+                await move(a.rooms, room, people)
+                await move(a.rooms, room, people)
+                assert await published_until_marker(a, listener, channel) == []
+
+                # B loads a copy: it is shown where the room stands, and follows each move.
+                copy = await b.rooms.get(room.id)
+                assert not copy.owned
+                assert copy.version == room.version
+                assert copy.state == room.state
+                await move(a.rooms, room, people)
+                notices = await published_until_marker(a, listener, channel)
+                assert [notice["version"] for notice in notices][-1] == room.version
+                deadline = time.monotonic() + WAIT_SECONDS
+                while copy.version != room.version:
+                    assert time.monotonic() < deadline, "the copy never followed the move"
+                    await listener.get_message(timeout=0.01)
+                assert copy.state == room.state
+
+                # B lets its copy go: once A has heard it, the moves go to nobody again.
+                b.rooms.registry.release_if_idle(copy)
+                assert b.rooms.registry.held(room.id) is None
+                deadline = time.monotonic() + WAIT_SECONDS
+                while True:
+                    await move(a.rooms, room, people)
+                    if not await published_until_marker(a, listener, channel):
+                        break
+                    assert time.monotonic() < deadline, "A never heard that B let go"
+                await move(a.rooms, room, people)
+                assert await published_until_marker(a, listener, channel) == []
+            finally:
+                await listener.aclose()  # type: ignore[no-untyped-call]
+                await redis.aclose()
+
+    asyncio.run(scenario())
