@@ -500,7 +500,10 @@ class Cluster:
             noticed = self._noticed.get(room_id)
             acks = self._acks.pop(room_id, None)
             followers = self._followers.get(room_id)
-            if room.owned and followers is not None and not followers and not acks:
+            # A process connected to the room follows it, whether or not it said so (one
+            # that does not say so: an earlier release's, while a deploy runs both).
+            heard = followers is None or followers or acks or self.presence.elsewhere(room_id)
+            if room.owned and not heard:
                 # Nobody follows this room: nothing to publish. The description is built
                 # again for the first notice after someone says they follow.
                 self._noticed[room_id] = stamp

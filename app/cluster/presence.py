@@ -109,6 +109,10 @@ class ClusterPresence:
             del self._remote[room_id]
         return True
 
+    def elsewhere(self, room_id: str) -> bool:
+        """Whether another process has connections to the room."""
+        return room_id in self._remote
+
     def processes(self) -> set[str]:
         return {p for entries in self._remote.values() for p in entries}
 

@@ -87,3 +87,36 @@ def test_a_new_rooms_notices_go_out_only_while_another_process_holds_a_copy(
                 await redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_process_connected_to_a_new_room_hears_its_notices_though_it_never_said_it_follows(
+    database_url: str, tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """A process of an earlier release (both run while a deploy restarts them in turn)
+    never says it follows; its sockets in the room, which every process hears of, do."""
+
+    async def scenario() -> None:
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, _b):
+            room, people = await two_players(a.rooms)
+            channels = cluster_of(a).channels
+            redis = Redis.from_url(redis_server.url)
+            listener = redis.pubsub()
+            await listener.subscribe(channels.room(room.id))
+            try:
+                await move(a.rooms, room, people)
+                assert await published_until_marker(a, listener, channels.room(room.id)) == []
+                here = {"users": [], "watchers": 1}
+                presence = {"kind": "presence", "proc": "earlier-release", "here": here}
+                await redis.publish(channels.presence(room.id), orjson.dumps(presence))
+                deadline = time.monotonic() + WAIT_SECONDS
+                while not cluster_of(a).presence.elsewhere(room.id):
+                    assert time.monotonic() < deadline, "A never heard of the connection"
+                    await asyncio.sleep(0.01)
+                await move(a.rooms, room, people)
+                notices = await published_until_marker(a, listener, channels.room(room.id))
+                assert room.version in [notice["version"] for notice in notices]
+            finally:
+                await listener.aclose()  # type: ignore[no-untyped-call]
+                await redis.aclose()
+
+    asyncio.run(scenario())
