@@ -11,7 +11,11 @@ process accepts any request for any room:
   (app/rooms/follower.py), which applies it through the referee and lets this process's
   connections render their own views; a copy that missed a notice restores itself from
   the log. Timers (turn clocks, absence, stale tables) run on
-  the owner only, so every copy shows the owner's times;
+  the owner only, so every copy shows the owner's times. A room the owner stored itself
+  has its notices published only while another process follows it: a copy says so when
+  it is loaded (``follow``) and when it is let go (``unfollow``);
+- a room page names the process that referees the room (``referee_name``, the
+  ``PROCESS_NAME`` its heartbeat holds), so that the proxy sends the room's sockets there;
 - a verb on a room owned elsewhere travels to the owner on its process channel and its
   answer (the result or the refusal) comes back on the asker's;
 - a chat line or reaction said through any process is published on the room's talk
@@ -110,6 +114,7 @@ class Cluster:
         # A room not here (claimed from the log, taken over, Redis lost meanwhile): who
         # follows is not known, and every notice is published.
         self._followers: dict[str, set[str]] = {}
+        self._silent: set[str] = set()  # rooms with a change published to nobody since
         # Per room being read (``watch``): its owner's notices since, for ``hold`` to apply;
         # None once Redis was lost meanwhile (some may be missing: read the log instead).
         self._watched: dict[str, list[dict[str, Any]] | None] = {}
@@ -258,10 +263,12 @@ class Cluster:
         if self.owns(room):
             return self.name or None
         try:
-            owner = self._owners.get(room.id) or await self.leases.owner(room.id)
+            owner = await self._owner_of(room.id)
             if owner is None:
                 return None
             name = await self.redis.get(self.channels.alive_key(owner))
+        except Refusal:
+            return None  # Redis is out of reach (logged)
         except (RedisError, OSError) as error:
             REDIS_ERRORS.labels(operation="find_owner").inc()
             log.warning("room %s: its referee's name is out of reach (%s)", room.id, error)
@@ -306,9 +313,9 @@ class Cluster:
         A copy applies the notices its owner published since ``watch`` (before the read)
         that are not older than what was read, and tells the owner it follows.
 
-        ``new``: this process has just stored the room. Any other process holding a copy
-        loaded it after this claim, so it will say so: until one does, nobody listens to
-        the room's notices and none is published."""
+        ``new``: this process has just stored the room. If this claim wins, any other
+        process holding a copy found this one the owner, so it says it follows: until one
+        does, nobody listens to the room's notices and none is published."""
         await self.bus.subscribe(self.channels.presence(room.id))
         await self.bus.subscribe(self.channels.talk(room.id))
         if new:
@@ -357,24 +364,27 @@ class Cluster:
         owner = await self._owner_of(room_id)
         if owner is None or owner == self.process_id:
             return
+        self._owners[room_id] = owner
         with contextlib.suppress(TimeoutError, Refusal):
             await self.calls.call(owner, room_id, "follow", {})
 
-    async def _unfollow(self, room: LiveRoom) -> None:
-        """Tell the room's owner that this process no longer holds a copy."""
-        with contextlib.suppress(Refusal):
-            owner = await self._owner_of(room.id)
-            if owner is not None and owner != self.process_id:
-                word = {"kind": "unfollow", "room": room.id, "from": self.process_id}
-                self.bus.publish(self.channels.inbox(owner), orjson.dumps(word))
+    def _unfollow(self, room: LiveRoom) -> None:
+        """Tell the room's owner, as last heard of, that this process no longer holds a
+        copy. At once, without asking Redis: a new load of the room may begin meanwhile.
+        An owner not known here is not told, and so goes on publishing."""
+        owner = self._owners.get(room.id)
+        if owner is not None and owner != self.process_id:
+            word = {"kind": "unfollow", "room": room.id, "from": self.process_id}
+            self.bus.publish(self.channels.inbox(owner), orjson.dumps(word))
 
     def release(self, room: LiveRoom) -> None:
         asyncio.get_running_loop().create_task(self._release(room))
 
     async def _release(self, room: LiveRoom) -> None:
         if not room.owned:
-            await self._unfollow(room)
+            self._unfollow(room)
         self._followers.pop(room.id, None)
+        self._silent.discard(room.id)
         self._owners.pop(room.id, None)
         self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
@@ -433,6 +443,9 @@ class Cluster:
             owner = None
 
     async def _answer(self, request: dict[str, Any]) -> None:
+        # The asker holds a copy, whether or not it said it follows (a process of the
+        # earlier release, while a deploy runs both): the verb's notice must reach it.
+        self._followed_by(request["room"], request["from"])
         reply: dict[str, Any] = {"kind": "reply", "id": request["id"]}
         try:
             async with self.rooms.using(request["room"]) as room:
@@ -502,14 +515,16 @@ class Cluster:
             followers = self._followers.get(room_id)
             # A process connected to the room follows it, whether or not it said so (one
             # that does not say so: an earlier release's, while a deploy runs both).
-            heard = followers is None or followers or acks or self.presence.elsewhere(room_id)
+            heard = bool(followers is None or followers or acks or self.presence.elsewhere(room_id))
             if room.owned and not heard:
                 # Nobody follows this room: nothing to publish. The description is built
                 # again for the first notice after someone says they follow.
                 self._noticed[room_id] = stamp
                 self._meta.pop(room_id, None)
+                self._silent.add(room_id)
             # A room just handed over still has the notice of its last change published.
             elif (room.owned or room_id in self._handed) and (noticed != stamp or acks):
+                self._silent.discard(room_id)
                 notice: dict[str, Any] = {
                     "kind": "notice",
                     "owner": self.process_id,
@@ -560,7 +575,9 @@ class Cluster:
                 self.calls.owner_left(message["from"])
                 asyncio.get_running_loop().create_task(self.upkeep.take_over(message["rooms"]))
         elif kind == "unfollow":
-            self._followed(message["room"], message["from"], follows=False)
+            followers = self._followers.get(message["room"])
+            if followers is not None:
+                followers.discard(message["from"])
         elif kind == "catch_up":
             caught = self.rooms.registry.held(message["room"])
             if caught is not None and caught.owned:
@@ -572,24 +589,22 @@ class Cluster:
         elif kind == "reply":
             self.calls.answered(message)
 
-    def _followed(self, room_id: str, process_id: str, *, follows: bool) -> None:
-        """Another process says it holds a copy of a room, or no longer does."""
+    def _followed_by(self, room_id: str, process_id: str) -> None:
+        """``process_id`` holds a copy of the room (it said so, or asked a verb of it)."""
         followers = self._followers.get(room_id)
         if followers is not None:
-            if follows:
-                followers.add(process_id)
-            else:
-                followers.discard(process_id)
+            followers.add(process_id)
 
     def _answer_follow(self, request: dict[str, Any]) -> None:
         """Another process holds a copy of a room from now on. It read the room from the
-        log before this process heard of it, and a move committed in between was
-        published to nobody: a notice of where the room stands goes first, then the
-        answer, so the copy has the notice by the time it hears the answer."""
+        log before this process heard of it, and a move committed in between may have
+        been published to nobody: if so, a notice of where the room stands goes first,
+        then the answer, so the copy has the notice by the time it hears the answer."""
         room_id = request["room"]
-        self._followed(room_id, request["from"], follows=True)
+        self._followed_by(room_id, request["from"])
         room = self.rooms.registry.held(room_id)
-        if room is not None and room.owned:
+        if room_id in self._silent and room is not None and room.owned:
+            self._silent.discard(room_id)
             self._noticed.pop(room_id, None)  # the whole description again
             self.room_changed(room)
             self._flush()

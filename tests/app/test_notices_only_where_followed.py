@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from app.main import Services
+from app.store.people import save_user
 from tests.app.redis_server import RedisServer
 from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
@@ -105,6 +106,8 @@ def test_a_process_connected_to_a_new_room_hears_its_notices_though_it_never_sai
             try:
                 await move(a.rooms, room, people)
                 assert await published_until_marker(a, listener, channels.room(room.id)) == []
+                # Its heartbeat, or A's upkeep would drop it as a process that is gone.
+                await redis.set(channels.alive_key("earlier-release"), b"1", ex=WAIT_SECONDS)
                 here = {"users": [], "watchers": 1}
                 presence = {"kind": "presence", "proc": "earlier-release", "here": here}
                 await redis.publish(channels.presence(room.id), orjson.dumps(presence))
@@ -114,9 +117,39 @@ def test_a_process_connected_to_a_new_room_hears_its_notices_though_it_never_sai
                     await asyncio.sleep(0.01)
                 await move(a.rooms, room, people)
                 notices = await published_until_marker(a, listener, channels.room(room.id))
+                assert cluster_of(a).presence.elsewhere(room.id), "still connected there"
                 assert room.version in [notice["version"] for notice in notices]
             finally:
                 await listener.aclose()  # type: ignore[no-untyped-call]
                 await redis.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_that_asks_a_verb_of_a_new_room_hears_what_the_verb_changed(
+    database_url: str, tmp_path: Path, redis_server: RedisServer
+) -> None:
+    """A process of an earlier release never says it follows, but a verb it forwards says
+    it holds a copy: the verb's notice reaches it before the answer does."""
+
+    async def scenario() -> None:
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
+            host, guest = secrets.token_hex(12), secrets.token_hex(12)
+            for person, name in ((host, "Host"), (guest, "Guest")):
+                await a.rooms.storage.call(save_user, user_id=person, name=name)
+            room = await a.rooms.create(
+                host_id=host, host_name="Host", game="cupid", seats=2, options={},
+                visibility="public",
+            )  # fmt: skip
+
+            async def says_nothing(room_id: str) -> None:
+                return None
+
+            cluster_of(b)._follow = says_nothing  # type: ignore[method-assign]
+            copy = await b.rooms.get(room.id)
+            assert not copy.owned
+            await b.rooms.join(copy, user_id=guest, name="Guest", seat=1)
+            assert room.seats[1] is not None and room.seats[1].user_id == guest
+            assert copy.seats == room.seats, "the copy shows the seat it just took"
 
     asyncio.run(scenario())

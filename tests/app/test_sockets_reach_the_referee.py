@@ -48,10 +48,12 @@ def start_proxy(proxy: ProxyServer, servers: dict[str, LiveServer]) -> ProxyServ
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
 
 
-def page_referee(client: httpx.Client, room_id: str) -> object:
+def page_referee(client: httpx.Client, room_id: str) -> str | None:
     page = client.get(f"/rooms/{room_id}")
     assert page.status_code == 200, page.text
-    return json.loads(boot_block(page.text))["referee"]
+    referee = json.loads(boot_block(page.text))["referee"]
+    assert referee is None or isinstance(referee, str)
+    return referee
 
 
 def connections(server: LiveServer) -> float:
