@@ -36,6 +36,8 @@ from games.bots.analysis import Judgement, accuracy, seed_for
 
 log = logging.getLogger("parlour")
 T = TypeVar("T")
+# One claim in this many takes the oldest pending analysis rather than the newest.
+OLDEST_EVERY = 4
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class Analyst:
         self.poll = poll
         self.alone = alone
         self._current: str | None = None
+        self._claims = 0  # claims tried, to take the oldest job every OLDEST_EVERY-th
         # Told the id of every analysis stored; tests listen here.
         self.on_done: Callable[[str], None] | None = None
 
@@ -147,8 +150,13 @@ class Analyst:
             await self._let_go()
 
     async def _claim(self) -> str | None:
+        # Newest first, for the people who just finished; but every OLDEST_EVERY-th claim
+        # takes the oldest, so that a backlog that keeps growing still moves, and no job
+        # waits without limit.
+        self._claims += 1
+        oldest = self._claims % OLDEST_EVERY == 0
         try:
-            return await self._db(lambda s: analyses.claim_analysis(session=s))
+            return await self._db(lambda s: analyses.claim_analysis(session=s, oldest=oldest))
         except SQLAlchemyError as error:
             log.warning("looking for analyses failed (tried again later): %s", error)
             return None

@@ -65,14 +65,19 @@ def _claimable(now: datetime) -> Any:
     )
 
 
-def claim_analysis(*, session: Session, now: datetime | None = None) -> str | None:
-    """Claim the newest pending analysis nobody holds; its match id, or None."""
+def claim_analysis(
+    *, session: Session, now: datetime | None = None, oldest: bool = False
+) -> str | None:
+    """Claim the newest pending analysis nobody holds (``oldest``: the oldest); its match
+    id, or None."""
     now = now or utcnow()
+    order = (
+        (MatchAnalysis.queued_at.asc(), MatchAnalysis.match_id.asc())
+        if oldest
+        else (MatchAnalysis.queued_at.desc(), MatchAnalysis.match_id.desc())
+    )
     for match_id in session.scalars(
-        select(MatchAnalysis.match_id)
-        .where(_claimable(now))
-        .order_by(MatchAnalysis.queued_at.desc(), MatchAnalysis.match_id.desc())
-        .limit(5)
+        select(MatchAnalysis.match_id).where(_claimable(now)).order_by(*order).limit(5)
     ).all():
         # Only one of two processes racing for the job updates the row.
         claimed = session.execute(

@@ -4,6 +4,7 @@ server starts again."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,10 @@ from sqlalchemy import create_engine, select, update
 import games
 from app.db import make_engine, make_session_factory
 from app.models import MatchAnalysis, utcnow
+from app.records.analysis import Analyst
 from app.rooms.thinking import Thinkers
 from app.store.analyses import LEASE, claim_analysis
+from app.store.database_thread import DatabaseThread
 from tests.app.helpers import (
     NewClient,
     account,
@@ -173,6 +176,41 @@ def test_the_newest_finished_match_is_analysed_first(database_url: str) -> None:
         claims = [claim_analysis(session=session, now=now) for _ in range(4)]
     engine.dispose()
     assert claims == ["newer", "older", "oldest", None]
+
+
+def test_every_fourth_claim_takes_the_analysis_that_waited_longest(database_url: str) -> None:
+    """Newest first would leave a backlog that keeps growing waiting without limit: one
+    claim in four takes the oldest job, so every job is done in time."""
+    now = utcnow()
+    engine = make_engine(database_url)
+    sessions = make_session_factory(engine)
+    with sessions() as session:
+        for minutes in range(6):
+            match_id = f"queued-{minutes}-minutes-ago"
+            session.add(finished_match_row(match_id, "r"))
+            session.flush()
+            session.add(
+                MatchAnalysis(
+                    match_id=match_id,
+                    status="pending",
+                    queued_at=now - timedelta(minutes=minutes),
+                )
+            )
+        session.commit()
+    analyst = Analyst(DatabaseThread(sessions), Thinkers(1), poll=1, alone=False)
+
+    async def claims() -> list[str | None]:
+        return [await analyst._claim() for _ in range(5)]
+
+    claimed = asyncio.run(claims())
+    engine.dispose()
+    assert claimed == [
+        "queued-0-minutes-ago",
+        "queued-1-minutes-ago",
+        "queued-2-minutes-ago",
+        "queued-5-minutes-ago",
+        "queued-3-minutes-ago",
+    ]
 
 
 @pytest.mark.parametrize(
