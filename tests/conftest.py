@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -168,23 +169,11 @@ LISTENING = "Uvicorn running on"
 PORT_TAKEN = "address already in use"
 
 
-class LiveServer:
-    """The server in its own process, started as `make run` starts it (``app.serve``)."""
+@dataclass(eq=False)
+class Endpoint:
+    """Where clients reach a server on this machine: its port."""
 
-    # The module run as the server (the browser tests run one that deals from a fixed seed).
-    module = "app.serve"
-
-    def __init__(self, database_url: str, data_dir: Path, **env: str) -> None:
-        self.database_url = database_url
-        self.data_dir = data_dir
-        self.port = free_port()
-        self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started_once = False
-
-    @property
-    def log_path(self) -> Path:
-        return self.data_dir / f"server-{self.port}.log"
+    port: int
 
     @property
     def url(self) -> str:
@@ -193,6 +182,25 @@ class LiveServer:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+class LiveServer(Endpoint):
+    """The server in its own process, started as `make run` starts it (``app.serve``)."""
+
+    # The module run as the server (the browser tests run one that deals from a fixed seed).
+    module = "app.serve"
+
+    def __init__(self, database_url: str, data_dir: Path, **env: str) -> None:
+        super().__init__(free_port())
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started_once = False
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / f"server-{self.port}.log"
 
     def start(self) -> LiveServer:
         """Start, on another port if another process took this one first; started again

@@ -12,24 +12,16 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import ROOT, LiveServer, free_port
+from tests.conftest import ROOT, Endpoint, LiveServer, free_port
 
 
-class ProxyServer:
+class ProxyServer(Endpoint):
     """nginx with deploy/nginx.conf, in front of the servers ``start`` is given."""
 
     def __init__(self, workdir: Path) -> None:
+        super().__init__(free_port())
         self.workdir = workdir / "nginx"
-        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def _site(self, servers: dict[str, LiveServer]) -> str:
         site = (ROOT / "deploy" / "nginx.conf").read_text()

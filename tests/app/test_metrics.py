@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -31,7 +30,7 @@ from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across
 from tests.app.test_cluster import play as play_across
 from tests.app.test_login_limits import visitors
-from tests.conftest import LISTENING, PORT_TAKEN, ROOT, LiveServer, two_free_ports
+from tests.conftest import LISTENING, PORT_TAKEN, ROOT, Endpoint, LiveServer, two_free_ports
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -181,21 +180,6 @@ def test_the_server_chooses_where_metrics_live_before_it_imports_prometheus() ->
         [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
     )
     assert checked.stdout.strip() == "False"
-
-
-@dataclass
-class Endpoint:
-    """One process of a group, as the live clients reach it."""
-
-    port: int
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
 
 @contextmanager

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,19 @@ from tests.app.redis_server import RedisServer
 from tests.app.two_processes import cluster_of, move, processes_a_and_b, two_players
 
 WAIT_SECONDS = 20  # a failure's timeout, never a measure of speed
+
+
+@asynccontextmanager
+async def listening(redis_url: str, channel: str) -> AsyncIterator[tuple[Redis, PubSub]]:
+    """A Redis client of the test's own, subscribed to ``channel``."""
+    redis = Redis.from_url(redis_url)
+    listener = redis.pubsub()
+    await listener.subscribe(channel)
+    try:
+        yield redis, listener
+    finally:
+        await listener.aclose()  # type: ignore[no-untyped-call]
+        await redis.aclose()
 
 
 async def published_until_marker(a: Services, listener: PubSub, channel: str) -> list[Any]:
@@ -49,10 +64,7 @@ def test_a_new_rooms_notices_go_out_only_while_another_process_holds_a_copy(
         async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, b):
             room, people = await two_players(a.rooms)
             channel = cluster_of(a).channels.room(room.id)
-            redis = Redis.from_url(redis_server.url)
-            listener = redis.pubsub()
-            await listener.subscribe(channel)
-            try:
+            async with listening(redis_server.url, channel) as (_redis, listener):
                 # Only A holds the room: its moves are published to nobody.
                 await move(a.rooms, room, people)
                 await move(a.rooms, room, people)
@@ -83,9 +95,6 @@ def test_a_new_rooms_notices_go_out_only_while_another_process_holds_a_copy(
                     assert time.monotonic() < deadline, "A never heard that B let go"
                 await move(a.rooms, room, people)
                 assert await published_until_marker(a, listener, channel) == []
-            finally:
-                await listener.aclose()  # type: ignore[no-untyped-call]
-                await redis.aclose()
 
     asyncio.run(scenario())
 
@@ -100,10 +109,7 @@ def test_a_process_connected_to_a_new_room_hears_its_notices_though_it_never_sai
         async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, _b):
             room, people = await two_players(a.rooms)
             channels = cluster_of(a).channels
-            redis = Redis.from_url(redis_server.url)
-            listener = redis.pubsub()
-            await listener.subscribe(channels.room(room.id))
-            try:
+            async with listening(redis_server.url, channels.room(room.id)) as (redis, listener):
                 await move(a.rooms, room, people)
                 assert await published_until_marker(a, listener, channels.room(room.id)) == []
                 # Its heartbeat, or A's upkeep would drop it as a process that is gone.
@@ -119,9 +125,6 @@ def test_a_process_connected_to_a_new_room_hears_its_notices_though_it_never_sai
                 notices = await published_until_marker(a, listener, channels.room(room.id))
                 assert cluster_of(a).presence.elsewhere(room.id), "still connected there"
                 assert room.version in [notice["version"] for notice in notices]
-            finally:
-                await listener.aclose()  # type: ignore[no-untyped-call]
-                await redis.aclose()
 
     asyncio.run(scenario())
 
