@@ -25,7 +25,7 @@ from tests.e2e.flows import (
     post_json,
     received_states,
     settle,
-    version,
+    turn_of,
     wait_next_state,
     wait_table,
 )
@@ -72,11 +72,16 @@ def test_a_clock_plays_for_an_idle_player_who_then_takes_the_seat_back(pages) ->
         if bob_plate.locator(".badge.computer").count():
             break
         assert time.monotonic() < deadline, "a computer never took Bob's seat"
-        if act_once(ann):
+        # Whose turn it is, and at which version, read in one step: a version read after
+        # the turn was found not Ann's may already be the next state's, hers, which
+        # nothing below would wait past.
+        turn = turn_of(ann)
+        if turn["mine"]:
+            act_once(ann)  # False only if the turn moved on meanwhile: look again
             continue
         # Bob's turn: read his plate's countdown (in the same step as finding it: it is
         # redrawn every second), then wait for the move the clock makes for him.
-        shown = version(ann)
+        shown = turn["version"]
         countdown = ann.wait_for_function(
             """([v]) => {
                 const clock = document.querySelector(
