@@ -4,13 +4,20 @@ shape, and the log says it once, not once per request."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, cast
 
+import pytest
 from sqlalchemy import make_url
+from sqlalchemy.exc import OperationalError
 
 from app.main import create_app
+from app.social.invitations import Invitations
+from app.store.database_thread import DatabaseThread
 from tests.app.helpers import make_settings, next_of, running, started_room
 from tests.app.live_clients import UNLIMITED, open_room
 from tests.app.tcp_proxy import TcpProxy
@@ -99,3 +106,33 @@ def test_a_database_restart_between_moves_costs_the_players_nothing(
         assert ann.http.get(f"/api/rooms/{room_id}").json()["version"] == 2
         ann.close()
         bob.close()
+
+
+class DownDatabase:
+    """A database thread whose every call meets ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def call(self, function: Callable[..., Any], /, **arguments: Any) -> Any:
+        raise self.error
+
+
+def test_a_tables_invitations_unread_in_an_outage_leave_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The invitees of a table that stopped waiting are told from a task of its own; one
+    that meets the outage adds nothing to the outage's one line."""
+    down = OperationalError("SELECT", {}, ConnectionError("server closed the connection"))
+    broken = ValueError("a bug")
+
+    def logged(error: Exception) -> list[logging.LogRecord]:
+        caplog.clear()
+        database = cast(DatabaseThread, DownDatabase(error))
+        invitations = Invitations(database, cast(Any, None), cast(Any, None), cast(Any, None))
+        with caplog.at_level(logging.WARNING, logger="parlour.social"):
+            asyncio.run(invitations._close_notices("a-room"))
+        return [record for record in caplog.records if record.name == "parlour.social"]
+
+    assert logged(down) == []
+    assert [record.exc_info is not None for record in logged(broken)] == [True]
