@@ -15,6 +15,7 @@ from app.chat.outlet import Spoken
 from app.cluster.bus import RedisBus
 from app.cluster.channels import Channels
 from app.rooms import LiveRoom
+from app.store.outage import log_failure
 
 log = logging.getLogger("parlour.cluster")
 
@@ -63,4 +64,4 @@ class Talk:
         try:
             await listener.catch_up(room)
         except Exception:
-            log.exception("could not read room %s's chat again", room.id)
+            log_failure(log, "could not read room %s's chat again", room.id)

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 
 from app.connections.hub import Connection, Hub
+from app.store.outage import log_failure
 
 SIGNED_OUT_CLOSE = 4401  # the socket's session ended: signing in again is needed
 SIGNED_OUT_REASON = "signed out"
@@ -128,7 +129,7 @@ class SessionEnds:
         except Exception:
             # The database cannot say: the sockets stay open (their sessions are checked
             # again at the next word of a change).
-            log.exception("could not check the sessions of %d sockets", len(checked))
+            log_failure(log, "could not check the sessions of %d sockets", len(checked))
         finally:
             for connection in checked:
                 if connection.session_check is answer:

@@ -34,6 +34,7 @@ from app.rooms import Rooms
 from app.rooms.signals import Signal
 from app.rooms.time_source import TimeSource, stamp
 from app.store.database_thread import DatabaseThread
+from app.store.outage import log_failure
 
 log = logging.getLogger("parlour.notifications")
 
@@ -93,7 +94,7 @@ class Notifications:
             try:
                 await self.database.run(work)
             except Exception:
-                log.exception("could not write %d notifications; trying again", len(batch))
+                log_failure(log, "could not write %d notifications; trying again", len(batch))
                 self._pending[:0] = batch
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, LONGEST_PAUSE)
@@ -126,7 +127,7 @@ class Notifications:
             try:
                 claimed = await self.deliver_once()
             except Exception:
-                log.exception("a round of notification delivery failed")
+                log_failure(log, "a round of notification delivery failed")
                 claimed = 0
             if claimed >= BATCH:
                 continue  # more are due

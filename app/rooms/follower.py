@@ -21,6 +21,7 @@ from app.rooms.records import LiveRoom, RematchOffer, SeatHolder
 from app.rooms.referee import begin, follow, set_turn_clocks
 from app.rooms.registry import RoomRegistry
 from app.rooms.turn_clocks import TurnClocks
+from app.store.outage import log_failure
 
 log = logging.getLogger("parlour.rooms")
 RESTORE_ATTEMPTS = 5
@@ -177,7 +178,7 @@ class Follower:
                 if caught_up and self._heard.get(room.id, 0) == heard:
                     break
         except Exception:
-            log.exception("could not catch room %s up from the log", room.id)
+            log_failure(log, "could not catch room %s up from the log", room.id)
         finally:
             self._restoring.pop(room.id, None)
             self._heard.pop(room.id, None)

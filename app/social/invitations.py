@@ -32,7 +32,7 @@ from app.social.blocks import Blocks
 from app.social.live import LiveChannel
 from app.store import social as social_store
 from app.store.database_thread import DatabaseThread
-from app.store.outage import is_outage
+from app.store.outage import log_failure
 from app.store.social import OpenInvitation
 
 log = logging.getLogger("parlour.social")
@@ -197,11 +197,8 @@ class Invitations:
     async def _close_notices(self, room_id: str) -> None:
         try:
             found = await self.database.call(social_store.invitations_of_room, room_id=room_id)
-        except Exception as error:  # the invitee's Accept still says the table moved on (410)
-            # An outage is told once, by the engine's hook (app/store/outage.py), not with a
-            # traceback per task that met it.
-            if not is_outage(error):
-                log.exception("could not read the invitations of room %s", room_id)
+        except Exception:  # the invitee's Accept still says the table moved on (410)
+            log_failure(log, "could not read the invitations of room %s", room_id)
             return
         for invitation_id, to_id in found:
             self.live.tell(to_id, {"type": "invitation_closed", "id": invitation_id})

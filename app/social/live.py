@@ -20,6 +20,7 @@ import orjson
 from starlette.websockets import WebSocket
 
 from app.connections.wakeup import Wakeup
+from app.store.outage import log_failure
 
 log = logging.getLogger("parlour.social")
 
@@ -199,7 +200,7 @@ class LiveChannel:
             ended = {s.user_id for s in sockets if s.session_id not in live}
             banned = await asyncio.to_thread(self.banned, ended) if ended else {}
         except Exception:
-            log.exception("could not check the sessions of %d live sockets", len(sockets))
+            log_failure(log, "could not check the sessions of %d live sockets", len(sockets))
             return
         for socket in sockets:
             if socket.session_id not in live:

@@ -10,6 +10,7 @@ routes turn these errors into the documented ``unavailable`` refusal (HTTP 503, 
 from __future__ import annotations
 
 import logging
+import sys
 
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import ExceptionContext
@@ -26,6 +27,16 @@ def is_outage(error: BaseException) -> bool:
     if isinstance(error, IntegrityError):
         return False
     return isinstance(error, DBAPIError | PoolTimeout | ConnectionError)
+
+
+def log_failure(logger: logging.Logger, message: str, *args: object) -> None:
+    """In an ``except`` block of work off the request path (a task, a loop): log the error
+    being handled with its traceback — unless it is the database out of reach, which the
+    engine's hook has told once for the whole outage."""
+    error = sys.exc_info()[1]
+    if error is not None and is_outage(error):
+        return
+    logger.exception(message, *args)
 
 
 class OutageLog:

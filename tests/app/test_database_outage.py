@@ -18,6 +18,7 @@ from sqlalchemy.exc import OperationalError
 from app.main import create_app
 from app.social.invitations import Invitations
 from app.store.database_thread import DatabaseThread
+from app.store.outage import log_failure
 from tests.app.helpers import make_settings, next_of, running, started_room
 from tests.app.live_clients import UNLIMITED, open_room
 from tests.app.tcp_proxy import TcpProxy
@@ -136,3 +137,24 @@ def test_a_tables_invitations_unread_in_an_outage_leave_no_traceback(
 
     assert logged(down) == []
     assert [record.exc_info is not None for record in logged(broken)] == [True]
+
+
+def test_work_off_the_request_path_logs_its_failures_but_not_the_outage(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The sessions' checks, the notifications' outbox, a copy's catching up and the like
+    log what fails them with its traceback; the database out of reach is the outage's one
+    line instead."""
+    log = logging.getLogger("parlour.test")
+
+    def logged(error: Exception) -> list[logging.LogRecord]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="parlour.test"):
+            try:
+                raise error
+            except Exception:
+                log_failure(log, "the work failed")
+        return [record for record in caplog.records if record.name == "parlour.test"]
+
+    assert logged(OperationalError("SELECT", {}, ConnectionError("closed"))) == []
+    assert [record.exc_info is not None for record in logged(ValueError("a bug"))] == [True]
