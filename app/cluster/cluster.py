@@ -114,7 +114,6 @@ class Cluster:
         # A room not here (claimed from the log, taken over, Redis lost meanwhile): who
         # follows is not known, and every notice is published.
         self._followers: dict[str, set[str]] = {}
-        self._silent: set[str] = set()  # rooms with a change published to nobody since
         # Per room being read (``watch``): its owner's notices since, for ``hold`` to apply;
         # None once Redis was lost meanwhile (some may be missing: read the log instead).
         self._watched: dict[str, list[dict[str, Any]] | None] = {}
@@ -384,7 +383,6 @@ class Cluster:
         if not room.owned:
             self._unfollow(room)
         self._followers.pop(room.id, None)
-        self._silent.discard(room.id)
         self._owners.pop(room.id, None)
         self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
@@ -521,10 +519,8 @@ class Cluster:
                 # again for the first notice after someone says they follow.
                 self._noticed[room_id] = stamp
                 self._meta.pop(room_id, None)
-                self._silent.add(room_id)
             # A room just handed over still has the notice of its last change published.
             elif (room.owned or room_id in self._handed) and (noticed != stamp or acks):
-                self._silent.discard(room_id)
                 notice: dict[str, Any] = {
                     "kind": "notice",
                     "owner": self.process_id,
@@ -603,8 +599,9 @@ class Cluster:
         room_id = request["room"]
         self._followed_by(room_id, request["from"])
         room = self.rooms.registry.held(room_id)
-        if room_id in self._silent and room is not None and room.owned:
-            self._silent.discard(room_id)
+        # A change went to nobody: it was noticed without a description kept (``_flush``).
+        silent = room_id in self._noticed and room_id not in self._meta
+        if silent and room is not None and room.owned:
             self._noticed.pop(room_id, None)  # the whole description again
             self.room_changed(room)
             self._flush()
