@@ -3,13 +3,14 @@ move's commit and its bytes reaching each socket, without the network, the datab
 machine's other load.
 
 ``--rooms`` Cupid rooms, two seated connections each (``app.connections.hub.Connection``,
-on sockets that take every send at once), play ``--moves`` random legal moves (seeded):
-each is applied as another process's notice is (``app.rooms.referee.follow``), then the hub
-tells the room's connections, which render their seat's view and send it. Prints the CPU
-time per move. The workload is the same from run to run, so the count of instructions
-(``--instructions``: the benchmark run again twice under valgrind, ``--moves`` and 1,000
-moves more, the difference divided by 1,000 so that start-up drops out) is repeatable on
-a shared machine, where times are not:
+on sockets that take every message at once, written in the call that has it to send as
+the server's own sockets are while their clients read), play ``--moves`` random legal
+moves (seeded): each is applied as another process's notice is
+(``app.rooms.referee.follow``), then the hub tells the room's connections, which render
+their seat's view and send it. Prints the CPU time per move. The workload is the same from
+run to run, so the count of instructions (``--instructions``: the benchmark run again
+twice under valgrind, ``--moves`` and 1,000 moves more, the difference divided by 1,000 so
+that start-up drops out) is repeatable on a shared machine, where times are not:
 
     python -m bench.fan_out
     python -m bench.fan_out --moves 400 --instructions
@@ -41,7 +42,10 @@ SPAN = 1000  # moves between the two counted runs
 
 
 class TakingSocket:
-    """A client that reads everything at once: each send returns without waiting."""
+    """A client that reads everything at once: each message is written at once."""
+
+    def send_now(self, text: str) -> bool:
+        return True
 
     async def send_text(self, text: str) -> None:
         return None
@@ -78,8 +82,9 @@ async def deliver(rooms: int, moves: int, seed: int) -> float:
     for room in tables:
         for holder in room.seats:
             assert holder is not None
+            socket = TakingSocket()
             connection = Connection(
-                TakingSocket(),  # type: ignore[arg-type]
+                socket,  # type: ignore[arg-type]
                 holder.user_id,
                 room,
                 hub,
@@ -87,6 +92,7 @@ async def deliver(rooms: int, moves: int, seed: int) -> float:
                 time_source=SystemTime(),
                 grace=60.0,
                 address="bench",
+                send_now=socket.send_now,
             )
             hub.add(connection)
             connection.start()

@@ -30,6 +30,7 @@ from app.chat.access import readable
 from app.chat.outlet import Spoken
 from app.chat.recent import RecentChat
 from app.connections.wakeup import Wakeup
+from app.http.websocket_protocol import SendNow
 from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
@@ -69,6 +70,7 @@ class Connection:
         "_presence",
         "_queue",
         "_queued_count",
+        "_send_now",
         "_sender",
         "_sent_count",
         "_time_source",
@@ -106,6 +108,7 @@ class Connection:
         chat: RecentChat | None = None,
         session_id: str | None = None,
         language: str = DEFAULT_LANGUAGE,
+        send_now: SendNow | None = None,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
@@ -139,6 +142,9 @@ class Connection:
         self._after_sent: list[tuple[int, Callable[[], None]]] = []
         # What the send loop waits on while it has nothing to send.
         self._wakeup = Wakeup()
+        # Writes a message at once when nothing waits before it (app/http/
+        # websocket_protocol.py); None where the server offers no such thing.
+        self._send_now = send_now
         self.closed = False
         self._close: tuple[int, str] | None = None  # the close frame to send, if any
         # What this connection was last sent, so a notice resends only what changed.
@@ -248,9 +254,32 @@ class Connection:
         if len(self._queue) >= self._max_queue:
             self.close(SLOW_CLIENT_CLOSE, "too slow")  # it does not read what it is sent
             return
-        self._queue.append(item)
         self._queued_count += 1
+        if self._sent_at_once(item):
+            return
+        self._queue.append(item)
         self._wakeup.wake()
+
+    def _sent_at_once(self, item: list[str]) -> bool:
+        """Write ``item`` now rather than through the send loop, when that keeps the
+        order: nothing queued before it and no send under way. A reply told once (a flood
+        refused) always queues, so that the ones after it still find it waiting."""
+        if (
+            self._send_now is None
+            or self._queue
+            or self.sending_since is not None
+            or self.closed
+            or item[2]
+            or not self._send_now(item[1])
+        ):
+            return False
+        self._sent_count += 1
+        self._after_sending()
+        return True
+
+    def _after_sending(self) -> None:
+        while self._after_sent and self._after_sent[0][0] <= self._sent_count:
+            self._after_sent.pop(0)[1]()
 
     def after_queued_sent(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once everything queued so far has been written to the socket
@@ -274,8 +303,7 @@ class Connection:
                 while self._queue:
                     await self._send(self._queue.pop(0)[1])
                     self._sent_count += 1
-                    while self._after_sent and self._after_sent[0][0] <= self._sent_count:
-                        self._after_sent.pop(0)[1]()
+                    self._after_sending()
                 if self.closed:
                     break
                 await self._wakeup.wait()

@@ -11,20 +11,42 @@ long as the socket is open. Here the queue is an :class:`Inbox` (a list and at m
 waiting reader), the writing gate a :class:`WriteGate` (a flag, and a list of waiters
 only while the transport is paused), and once the handshake is answered the response is
 let go and the request's headers emptied (the ASGI scope keeps its own copy of them).
+
+It also offers the app a way to write a text message at once, in the call that has it to
+send (:meth:`LeanWebSocketProtocol.send_now`, given in the scope's extensions under
+:data:`SEND_NOW`). Through ASGI, every message sent is a message dict and three
+coroutines (Starlette's ``send_text``, its ``send``, uvicorn's ``send``) awaited from a
+task of the connection's own, woken for it; a table's move is one message to each of its
+sockets, and that machinery cost more than writing the frame. When the socket cannot take
+the message at once — not open yet, closing, or its writes paused because the client does
+not read — ``send_now`` writes nothing and says so, and the app sends it the ASGI way.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
 
 # What uvicorn is given as its ``ws`` setting, by `make run` and the benchmarks alike.
 PROTOCOL_PATH = "app.http.websocket_protocol:LeanWebSocketProtocol"
+# The key of ``send_now`` in a socket's ASGI scope["extensions"]; absent under another
+# server (the test client), where everything is sent the ASGI way.
+SEND_NOW = "parlour.send_now"
+# Writes a text message at once; False (nothing written) if the socket cannot take it now.
+SendNow = Callable[[str], bool]
+
+
+def send_now_of(scope: Mapping[str, Any]) -> SendNow | None:
+    """The socket's ``send_now``, if the server serving it offers one."""
+    send_now: SendNow | None = scope.get("extensions", {}).get(SEND_NOW)
+    return send_now
 
 
 class Inbox:
@@ -128,3 +150,28 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         del self.response
         self.request.headers.clear()
         super().start_keepalive()
+
+    async def run_asgi(self) -> None:
+        # The scope is made with the handshake; the app reads it once this task runs.
+        self.scope["extensions"][SEND_NOW] = self.send_now  # type: ignore[assignment]
+        await super().run_asgi()
+
+    def send_now(self, text: str) -> bool:
+        """Write ``text`` as one text frame now, if the socket takes it at once: open (the
+        handshake answered, no close sent or received) and its writes not paused. The
+        same frame uvicorn's ``send`` writes for a ``websocket.send`` message."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:  # the client's close frame has come in
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True

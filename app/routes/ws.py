@@ -37,6 +37,7 @@ from app.http.schemas import (
     ReadWatchersMessage,
     RematchMessage,
 )
+from app.http.websocket_protocol import send_now_of
 from app.i18n.catalogues import words
 from app.i18n.marks import N_
 from app.i18n.requests import request_language
@@ -272,6 +273,7 @@ async def play(websocket: WebSocket, room_id: str) -> None:
             language=request_language(
                 websocket, account=identity.language if identity is not None else None
             ),
+            send_now=send_now_of(websocket.scope),
         )
         # With no wait from here to ``hub.add``: a block told in between would miss it.
         connection.hides = hiding.opened(opening) if opening is not None else frozenset()

@@ -1,6 +1,7 @@
-"""What a socket delivers: answers in the order of the messages they answer, a flood told
-and then closed with a close frame, bursts of comings and goings coalesced, and one server
-time for every connection told of one change."""
+"""What a socket delivers: answers in the order of the messages they answer, written at
+once while nothing waits before them, a flood told and then closed with a close frame,
+bursts of comings and goings coalesced, and one server time for every connection told of
+one change."""
 
 from __future__ import annotations
 
@@ -100,6 +101,66 @@ def test_updates_waiting_to_go_out_coalesce_into_the_newest() -> None:
     sent = [orjson.loads(text) for text in asyncio.run(scenario())]
     assert [m["type"] for m in sent] == ["pong", "room", "state"]
     assert sent[1]["room"]["match_id"] == "m3"
+
+
+class FillingSocket:
+    """A socket the server may write to at once (``send_now``) until the client's buffers
+    are full; then only the send loop's ``send_text``, which waits for them to drain.
+    Records each message with the way it went out."""
+
+    def __init__(self) -> None:
+        self.written: list[tuple[str, str]] = []
+        self.full = False
+        self.drained = asyncio.Event()
+
+    def send_now(self, text: str) -> bool:
+        if self.full:
+            return False
+        self.written.append(("at once", text))
+        return True
+
+    async def send_text(self, text: str) -> None:
+        await self.drained.wait()
+        self.written.append(("send loop", text))
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.written.append(("send loop", f"close {code}"))
+
+
+def test_a_message_goes_out_at_once_unless_another_waits_before_it() -> None:
+    async def scenario() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        socket = FillingSocket()
+        connection = Connection(
+            socket,  # type: ignore[arg-type]
+            None,
+            a_room(),
+            Hub(),
+            16,
+            time_source=SystemTime(),
+            grace=60.0,
+            address="test",
+            send_now=socket.send_now,
+        )
+        connection.start()
+        connection.reply("one")  # written in the call itself: no await between
+        connection.reply("flood", once="rate_limited")  # a reply told once always queues
+        at_first = list(socket.written)
+        socket.full = True
+        connection.reply("two")  # the client does not read: it waits for the send loop
+        socket.full = False
+        connection.reply("three")  # writable again, but "two" waits before it
+        socket.drained.set()
+        await connection.finish()
+        return at_first, socket.written
+
+    at_first, written = asyncio.run(scenario())
+    assert at_first == [("at once", "one")]
+    assert written == [
+        ("at once", "one"),
+        ("send loop", "flood"),
+        ("send loop", "two"),
+        ("send loop", "three"),
+    ]
 
 
 class TakingSocket:

@@ -2,7 +2,8 @@
 message in order and loses none to a cancelled read; its writing gate holds senders back
 while the client does not read and lets them go when it does; and a socket served by it
 through a real uvicorn server delivers everything both ways, the app still reading the
-handshake's headers from its scope after the handshake."""
+handshake's headers from its scope after the handshake; and the app's ``send_now`` writes
+a message at once while the client reads, and refuses (writing nothing) while it does not."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from app.http.websocket_protocol import PROTOCOL_PATH, Inbox, WriteGate
+from app.http.websocket_protocol import PROTOCOL_PATH, Inbox, WriteGate, send_now_of
 
 
 def receive(text: str) -> Any:
@@ -105,6 +106,18 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if message["text"] == "flood":
             for number in range(MESSAGES):
                 await send({"type": "websocket.send", "text": f"{number}:{MESSAGE}"})
+        elif message["text"] == "flood at once":
+            # Each message written at once if the socket takes it, else the ASGI way (which
+            # waits for the client to read); then how many were refused.
+            send_now = send_now_of(scope)
+            assert send_now is not None
+            refused = 0
+            for number in range(MESSAGES):
+                text = f"{number}:{MESSAGE}"
+                if not send_now(text):
+                    refused += 1
+                    await send({"type": "websocket.send", "text": text})
+            await send({"type": "websocket.send", "text": f"refused {refused}"})
         elif message["text"] == "header":
             headers = dict(scope["headers"])
             await send({"type": "websocket.send", "text": headers[b"x-table"].decode()})
@@ -188,6 +201,44 @@ def test_a_real_socket_is_served_whole_to_a_client_that_stops_reading() -> None:
             assert numbers == list(range(MESSAGES))
             client.send("header")  # the socket still serves after the flood
             assert await client.recv() == "seven"
+            client.writer.close()
+        finally:
+            server.should_exit = True
+            await serving
+
+    asyncio.run(scenario())
+
+
+def test_a_message_written_at_once_reaches_the_client_and_waits_when_it_does_not_read() -> None:
+    async def scenario() -> None:
+        listening = socket.socket()
+        listening.bind(("127.0.0.1", 0))
+        port = listening.getsockname()[1]
+        config = uvicorn.Config(
+            app, ws=PROTOCOL_PATH, log_config=None, lifespan="off", timeout_graceful_shutdown=5
+        )
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve(sockets=[listening]))
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            client = await RawClient.open(port, "eight")
+            client.send("flood at once")
+            (protocol,) = server.server_state.connections
+            # The client reads nothing until the server's writes have paused ...
+            async with asyncio.timeout(10):
+                while protocol.writable.is_set():  # type: ignore[attr-defined]
+                    await asyncio.sleep(0.01)
+            # ... then everything, in order: those written at once and those refused then
+            # and sent the ASGI way once the client read.
+            async with asyncio.timeout(30):
+                texts = [await client.recv() for _ in range(MESSAGES)]
+                refused = await client.recv()
+            numbers = [int(text.split(":", 1)[0]) for text in texts]
+            assert numbers == list(range(MESSAGES))
+            assert refused.startswith("refused ") and 0 < int(refused.split()[1]) < MESSAGES
+            client.send("header")
+            assert await client.recv() == "eight"
             client.writer.close()
         finally:
             server.should_exit = True
