@@ -49,11 +49,13 @@ FINISH_TIMEOUT = 2.0  # seconds a closing connection's queue may take to go out
 class Connection:
     """One WebSocket to one room, acting for a seat or watching (``seat is None``).
 
-    Everything sent to the client leaves through one queue, in order: the answers to its
+    Everything sent to the client goes out in the order it was given: the answers to its
     messages (replies: errors, previews, pongs), the room's updates (its description and
     this seat's state) and the chat it may read, so an answer never overtakes the state
-    produced by a later message. Updates are rendered when the room changes and coalesce:
-    an update not yet sent is replaced in place by a newer one of its kind, unless a reply
+    produced by a later message. A message is written to the socket at once when nothing
+    waits before it and the socket takes it; otherwise it joins one queue, which the
+    connection's send loop sends. Updates are rendered when the room changes and coalesce:
+    an update still queued is replaced in place by a newer one of its kind, unless a reply
     was queued after it (then the newer update goes after that reply). Chat lines never
     coalesce.
     """
@@ -270,8 +272,13 @@ class Connection:
             or self.sending_since is not None
             or self.closed
             or item[2]
-            or not self._send_now(item[1])
         ):
+            return False
+        try:
+            written = self._send_now(item[1])
+        except Exception:  # the send loop meets the same failure, and ends the connection
+            written = False
+        if not written:
             return False
         self._sent_count += 1
         self._after_sending()
@@ -297,7 +304,8 @@ class Connection:
         self._wakeup.wake()
 
     async def _run_sender(self) -> None:
-        """Send until the connection closes; the one place that writes to the socket."""
+        """Send what is queued until the connection closes, then its close frame: every
+        write to the socket but those made at once (``_sent_at_once``)."""
         try:
             while True:
                 while self._queue:

@@ -154,7 +154,12 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     async def run_asgi(self) -> None:
         # The scope is made with the handshake; the app reads it once this task runs.
         self.scope["extensions"][SEND_NOW] = self.send_now  # type: ignore[assignment]
-        await super().run_asgi()
+        try:
+            await super().run_asgi()
+        finally:
+            # The bound method in the scope ties the protocol to itself: let go of it, so
+            # that a closed socket's protocol is freed at once, not by the cycle collector.
+            self.scope["extensions"].pop(SEND_NOW, None)
 
     def send_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now, if the socket takes it at once: open (the

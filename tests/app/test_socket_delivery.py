@@ -128,7 +128,7 @@ class FillingSocket:
 
 
 def test_a_message_goes_out_at_once_unless_another_waits_before_it() -> None:
-    async def scenario() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    async def scenario() -> tuple[list[tuple[str, str]], bool, list[tuple[str, str]]]:
         socket = FillingSocket()
         connection = Connection(
             socket,  # type: ignore[arg-type]
@@ -143,23 +143,30 @@ def test_a_message_goes_out_at_once_unless_another_waits_before_it() -> None:
         )
         connection.start()
         connection.reply("one")  # written in the call itself: no await between
-        connection.reply("flood", once="rate_limited")  # a reply told once always queues
         at_first = list(socket.written)
         socket.full = True
-        connection.reply("two")  # the client does not read: it waits for the send loop
+        connection.reply("two")  # refused by the socket: queued for the send loop
+        await asyncio.sleep(0)  # the send loop takes it and waits for the client to read
         socket.full = False
-        connection.reply("three")  # writable again, but "two" waits before it
+        connection.reply("three")  # the socket takes writes again, but "two" is on its way
         socket.drained.set()
+        while len(socket.written) < 3:
+            await asyncio.sleep(0)
+        # Nothing waits now, yet a reply told once (a flood refused) is queued all the same:
+        # the refusals after it look for it in the queue.
+        connection.reply("flood", once="rate_limited")
+        flood_at_once = ("at once", "flood") in socket.written
         await connection.finish()
-        return at_first, socket.written
+        return at_first, flood_at_once, socket.written
 
-    at_first, written = asyncio.run(scenario())
+    at_first, flood_at_once, written = asyncio.run(scenario())
     assert at_first == [("at once", "one")]
+    assert not flood_at_once
     assert written == [
         ("at once", "one"),
-        ("send loop", "flood"),
         ("send loop", "two"),
         ("send loop", "three"),
+        ("send loop", "flood"),
     ]
 
 

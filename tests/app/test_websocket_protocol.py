@@ -3,12 +3,15 @@ message in order and loses none to a cancelled read; its writing gate holds send
 while the client does not read and lets them go when it does; and a socket served by it
 through a real uvicorn server delivers everything both ways, the app still reading the
 handshake's headers from its scope after the handshake; and the app's ``send_now`` writes
-a message at once while the client reads, and refuses (writing nothing) while it does not."""
+a message at once while the client reads, and refuses (writing nothing) while it does not
+and once the socket is closing."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -93,6 +96,10 @@ MESSAGES = 1_000
 MESSAGE = "x" * 16_384
 
 
+# What ``send_now`` answered once the app had closed the socket.
+AFTER_CLOSE: list[bool] = []
+
+
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """Accept, then on "flood" send MESSAGES numbered messages; answer "header" with the
     handshake's X-Table header as the scope still holds it; stop on disconnect."""
@@ -118,6 +125,11 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
                     refused += 1
                     await send({"type": "websocket.send", "text": text})
             await send({"type": "websocket.send", "text": f"refused {refused}"})
+        elif message["text"] == "close":
+            await send({"type": "websocket.close", "code": 1000})
+            send_now = send_now_of(scope)
+            assert send_now is not None
+            AFTER_CLOSE.append(send_now("too late"))
         elif message["text"] == "header":
             headers = dict(scope["headers"])
             await send({"type": "websocket.send", "text": headers[b"x-table"].decode()})
@@ -169,19 +181,29 @@ class RawClient:
         return self.texts.pop(0)
 
 
+@asynccontextmanager
+async def served() -> AsyncIterator[tuple[uvicorn.Server, int]]:
+    """A real uvicorn server running ``app`` under the project's protocol, and its port."""
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    config = uvicorn.Config(
+        app, ws=PROTOCOL_PATH, log_config=None, lifespan="off", timeout_graceful_shutdown=5
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve(sockets=[listening]))
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield server, port
+    finally:
+        server.should_exit = True
+        await serving
+
+
 def test_a_real_socket_is_served_whole_to_a_client_that_stops_reading() -> None:
     async def scenario() -> None:
-        listening = socket.socket()
-        listening.bind(("127.0.0.1", 0))
-        port = listening.getsockname()[1]
-        config = uvicorn.Config(
-            app, ws=PROTOCOL_PATH, log_config=None, lifespan="off", timeout_graceful_shutdown=5
-        )
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve(sockets=[listening]))
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with served() as (server, port):
             client = await RawClient.open(port, "seven")
             client.send("header")
             assert await client.recv() == "seven"
@@ -202,26 +224,13 @@ def test_a_real_socket_is_served_whole_to_a_client_that_stops_reading() -> None:
             client.send("header")  # the socket still serves after the flood
             assert await client.recv() == "seven"
             client.writer.close()
-        finally:
-            server.should_exit = True
-            await serving
 
     asyncio.run(scenario())
 
 
 def test_a_message_written_at_once_reaches_the_client_and_waits_when_it_does_not_read() -> None:
     async def scenario() -> None:
-        listening = socket.socket()
-        listening.bind(("127.0.0.1", 0))
-        port = listening.getsockname()[1]
-        config = uvicorn.Config(
-            app, ws=PROTOCOL_PATH, log_config=None, lifespan="off", timeout_graceful_shutdown=5
-        )
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve(sockets=[listening]))
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with served() as (server, port):
             client = await RawClient.open(port, "eight")
             client.send("flood at once")
             (protocol,) = server.server_state.connections
@@ -239,9 +248,13 @@ def test_a_message_written_at_once_reaches_the_client_and_waits_when_it_does_not
             assert refused.startswith("refused ") and 0 < int(refused.split()[1]) < MESSAGES
             client.send("header")
             assert await client.recv() == "eight"
+            # Once the socket is closing, nothing more is written at once.
+            client.send("close")
+            async with asyncio.timeout(10):
+                while client.protocol.close_rcvd is None:
+                    await client.read_some()
+            assert AFTER_CLOSE == [False]
+            assert not client.texts
             client.writer.close()
-        finally:
-            server.should_exit = True
-            await serving
 
     asyncio.run(scenario())
