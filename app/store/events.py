@@ -53,11 +53,14 @@ class Event:
 InsertEvents = Callable[[Connection, Sequence[Event]], set[tuple[str, int]]]
 
 # PostgreSQL: the whole batch as one JSON parameter, unpacked by the server. The statement's
-# text never changes, so psycopg parses it once; the multi-row VALUES a batch otherwise
-# needs is a new text with seven parameters per event, and splitting it in psycopg cost
-# more of the writer thread's time than everything else the batch does
-# (docs/benchmarks.md, "The event log's writer"). ``e->3`` keeps the action's JSON as sent;
-# a ``played_by`` of None is JSON null, as the ORM's JSON column stores it.
+# text never changes, so psycopg parses it once (and prepares it, run this often). The
+# multi-row VALUES a batch otherwise needs is a new text for each batch size, seven
+# parameters per event; past 4,096 characters (about twenty events, the batches of a busy
+# server) psycopg keeps no parse of it, and splitting it anew cost more of the writer
+# thread's time than everything else the batch does (docs/benchmarks.md, "The event log's
+# writer"). ``e->3`` keeps the action's JSON as sent; a ``played_by`` of None is JSON null,
+# as the ORM's JSON column stores it. The placeholder is psycopg's (the driver the
+# project's PostgreSQL URLs name).
 _POSTGRESQL_INSERT = (
     "INSERT INTO match_events (match_id, seq, seat, action, played_by, timeout, at) "
     "SELECT e->>0, (e->>1)::int, (e->>2)::int, e->3, e->4, (e->>5)::bool, (e->>6)::timestamp "
@@ -89,8 +92,9 @@ def _insert_postgresql(connection: Connection, events: Sequence[Event]) -> set[t
 
 
 def _sqlite_statement() -> Insert:
-    # SQLite's driver prepares the statement once and runs it per row, in C: cheaper there
-    # than unpacking JSON in SQL (measured with the writer on its own).
+    # SQLAlchemy's multi-row VALUES, as before: sqlite3 keeps the compiled statement of each
+    # batch size it has seen, and binding the rows costs less there than unpacking JSON in
+    # SQL (measured with the writer on its own: docs/benchmarks.md, "The event log's writer").
     return (
         sqlite.insert(MatchEvent)
         .on_conflict_do_nothing(index_elements=["match_id", "seq"])

@@ -83,7 +83,14 @@ def test_each_event_of_a_batch_is_stored_as_given(database_url: str) -> None:
             .where(MatchEvent.match_id == "m1")
             .order_by(MatchEvent.seq)
         ).all()
+        # Nobody named is JSON null, as the ORM's JSON column writes None, not SQL NULL.
+        nobody_is_sql_null = connection.execute(
+            select(MatchEvent.played_by.is_(None)).where(
+                MatchEvent.match_id == "m1", MatchEvent.seq == 2
+            )
+        ).scalar_one()
     engine.dispose()
+    assert not nobody_is_sql_null
     assert [tuple(row) for row in rows] == [
         (e.seq, e.seat, e.action, e.by, e.timeout, e.at) for e in events
     ]
