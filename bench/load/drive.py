@@ -47,6 +47,8 @@ class Result:
     errors: dict[str, int]
     server_cpu_pct: float
     server_cpu_us_per_action: float
+    # The servers' main threads (the event loops) alone; the rest is their other threads.
+    server_main_thread_cpu_pct: float
     server_rss_mb: float
     server_rss_kb_per_conn: float
     generator_cpu_pct: float
@@ -139,6 +141,7 @@ async def drive(
         if quiet_wait:
             await wait_for_quiet(proc, quiet_wait)
         cpu0, gen0, t0 = proc.cpu(), time.process_time(), time.perf_counter()
+        main0 = proc.main_thread_cpu()
         if measuring is not None:
             measuring.set()
         wall0 = time.time()
@@ -150,6 +153,7 @@ async def drive(
             await asyncio.sleep(min(sample_every, duration - elapsed))
             samples.append((time.monotonic() - start_mono, proc.rss() / 2**20))
         cpu1, gen1, t1 = proc.cpu(), time.process_time(), time.perf_counter()
+        main1 = proc.main_thread_cpu()
         wall1 = time.time()
         all1, db1 = busy_seconds(), database_cpu()
         received1, finished1 = gen.stats.received, gen.stats.matches_finished
@@ -179,6 +183,7 @@ async def drive(
         errors=dict(stats.errors),
         server_cpu_pct=100 * (cpu1 - cpu0) / seconds,
         server_cpu_us_per_action=1e6 * (cpu1 - cpu0) / actions if actions else float("nan"),
+        server_main_thread_cpu_pct=100 * (main1 - main0) / seconds,
         server_rss_mb=rss / 2**20,
         server_rss_kb_per_conn=rss / 1024 / want,
         generator_cpu_pct=100 * (gen1 - gen0) / seconds,

@@ -29,6 +29,19 @@ def cpu_seconds(process: psutil.Process) -> float:
     return float(times.user + times.system)
 
 
+def main_thread_seconds(process: psutil.Process) -> float:
+    """CPU seconds ``process``'s main thread has spent (on Linux its thread id is the
+    process id); 0 where threads cannot be read."""
+    try:
+        threads = process.threads()
+    except psutil.AccessDenied:
+        return 0.0
+    for thread in threads:
+        if thread.id == process.pid:
+            return float(thread.user_time + thread.system_time)
+    return 0.0
+
+
 class Processes:
     """Several server processes measured as one: CPU times and memory added up."""
 
@@ -37,6 +50,14 @@ class Processes:
 
     def cpu(self) -> float:
         return sum(cpu_seconds(p) for p in self.processes)
+
+    def main_thread_cpu(self) -> float:
+        """CPU seconds of the processes' main threads, added up: the thread running the
+        event loop (Python's, or Node.js's for boardgame.io). The rest of a process's CPU
+        is its other threads' — in Parlour the event log's writer and the database work
+        handed to worker threads, which take Python's interpreter lock in turn with the
+        event loop."""
+        return sum(main_thread_seconds(p) for p in self.processes)
 
     def rss(self) -> int:
         """Resident memory, in bytes."""

@@ -27,7 +27,9 @@ def format_result(r: Result) -> list[str]:
         f"  max {r.max_ms:.2f}",
         f"  errors               {r.error_count} ({errors})",
         f"  server CPU           {r.server_cpu_pct:.1f}% of a core,"
-        f" {r.server_cpu_us_per_action:.0f} us per action",
+        f" {r.server_cpu_us_per_action:.0f} us per action; the event loop's thread"
+        f" {r.server_main_thread_cpu_pct:.1f}%, the other threads"
+        f" {max(0.0, r.server_cpu_pct - r.server_main_thread_cpu_pct):.1f}%",
         f"  server RSS           {r.server_rss_mb:.1f} MB, {r.server_rss_kb_per_conn:.1f} KB"
         f" per connection; {r.added_kb_per_conn:.1f} KB per connection over the"
         f" {r.server_rss_start_mb:.1f} MB it held before the tables",
