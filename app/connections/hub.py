@@ -30,7 +30,6 @@ from app.chat.access import readable
 from app.chat.outlet import Spoken
 from app.chat.recent import RecentChat
 from app.connections.wakeup import Wakeup
-from app.http.websocket_protocol import SendNow
 from app.i18n.languages import DEFAULT as DEFAULT_LANGUAGE
 from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
@@ -110,7 +109,7 @@ class Connection:
         chat: RecentChat | None = None,
         session_id: str | None = None,
         language: str = DEFAULT_LANGUAGE,
-        send_now: SendNow | None = None,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.websocket = websocket
         self.user_id = user_id
