@@ -115,6 +115,11 @@ class Thinkers:
         self._judging = 0
         self._room: asyncio.Condition | None = None
 
+    @property
+    def thinking(self) -> int:
+        """Computers' moves handed to the pool and not yet back."""
+        return self._live
+
     def _submit(self, work: Callable[..., dict[str, Any]], *args: Any) -> Future[dict[str, Any]]:
         """Hand ``work(*args)`` to the pool, starting it first if need be.
 
