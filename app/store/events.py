@@ -12,10 +12,9 @@ import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Insert, bindparam, update
+from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.dialects import sqlite
 
 from app.models import MatchEvent, MatchPlayer, Room, utcnow
@@ -76,7 +75,7 @@ def insert_for(engine: Engine) -> InsertEvents:
     if dialect == "postgresql":
         return _insert_postgresql
     if dialect == "sqlite":
-        return partial(_insert_sqlite, _sqlite_statement())
+        return _insert_sqlite
     raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
 
 
@@ -91,20 +90,17 @@ def _insert_postgresql(connection: Connection, events: Sequence[Event]) -> set[t
     return {(match_id, seq) for match_id, seq in result}
 
 
-def _sqlite_statement() -> Insert:
-    # SQLAlchemy's multi-row VALUES, as before: sqlite3 keeps the compiled statement of each
-    # batch size it has seen, and binding the rows costs less there than unpacking JSON in
-    # SQL (measured with the writer on its own: docs/benchmarks.md, "The event log's writer").
-    return (
-        sqlite.insert(MatchEvent)
-        .on_conflict_do_nothing(index_elements=["match_id", "seq"])
-        .returning(MatchEvent.match_id, MatchEvent.seq)
-    )
+# SQLite: SQLAlchemy's multi-row VALUES, as before: sqlite3 keeps the compiled statement of
+# each batch size it has seen, and binding the rows costs less there than unpacking JSON in
+# SQL (measured with the writer on its own: docs/benchmarks.md, "The event log's writer").
+_SQLITE_INSERT = (
+    sqlite.insert(MatchEvent)
+    .on_conflict_do_nothing(index_elements=["match_id", "seq"])
+    .returning(MatchEvent.match_id, MatchEvent.seq)
+)
 
 
-def _insert_sqlite(
-    statement: Insert, connection: Connection, events: Sequence[Event]
-) -> set[tuple[str, int]]:
+def _insert_sqlite(connection: Connection, events: Sequence[Event]) -> set[tuple[str, int]]:
     rows = [
         {
             "match_id": e.match_id,
@@ -117,7 +113,7 @@ def _insert_sqlite(
         }
         for e in events
     ]
-    return {(row.match_id, row.seq) for row in connection.execute(statement, rows)}
+    return {(row.match_id, row.seq) for row in connection.execute(_SQLITE_INSERT, rows)}
 
 
 def write_events(
