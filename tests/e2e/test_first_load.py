@@ -1,10 +1,11 @@
 """A page's first load: nothing moves once it is on the screen (the layout shifts the
 browser reports, summed, stay under 0.05 at a live table and in a review, on a phone and on a
-desktop), and the home page fits a 360 px phone."""
+desktop), the home page fits a 360 px phone, and a choice made on it while it loads is kept."""
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -128,3 +129,33 @@ def test_the_home_page_fits_a_360_px_phone(pages: Any) -> None:
     pages.shot_viewport(page, "home-phone")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the home page is {width} px wide on a 360 px screen"
+
+
+def test_a_choice_made_while_the_home_page_loads_is_kept(pages: Any) -> None:
+    """The form is drawn from what the page was served: the answers to the page's own
+    requests, however late, redraw nothing the visitor has already chosen."""
+    page = pages.open("ann")
+    held: list[Route] = []
+    released = False
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/**", hold)
+    page.goto("/")
+    page.locator('.game-choice[data-game="cups"]').click()
+    page.locator("#seats").select_option("4")
+    # Playwright hands a request to its route when it next hears from the browser.
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the home page asked the server for nothing"
+        page.evaluate("0")
+    released = True
+    for route in held:
+        route.continue_()
+    # Every answer the page asked for has come back and been handled.
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#seats")).to_have_value("4")

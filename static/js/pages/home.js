@@ -1,7 +1,8 @@
 // home.js — the lobby: choose a game, your name, seats, options, a turn clock and
 // visibility, and open a table; join by code; and see the public tables with someone at
 // them (of one game, if chosen) to join or watch. The option fields are built from each
-// game's options schema (GET /api/games), so the page knows no rules.
+// game's options schema (in the boot data, as GET /api/games gives it), so the page knows
+// no rules.
 
 import { ApiError, get, post } from "../lib/api.js";
 import { cardEl } from "../lib/cards.js";
@@ -13,7 +14,7 @@ import { currentUser, initChrome, saveName } from "./common.js";
 initChrome();
 
 const data = boot();
-const gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, { ...g }]));
+const gameInfo = Object.fromEntries((data.games || []).map((g) => [g.name, g]));
 
 // The card that pictures each game (its table module's `art`, else the ace of spades, with
 // the module's own card titles), drawn in the game's own pack (data-pack, from the server).
@@ -261,20 +262,15 @@ async function loadRooms() {
 $("#refresh-rooms").addEventListener("click", loadRooms);
 $("#room-game").addEventListener("change", loadRooms);
 
-async function init() {
+function init() {
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted) {
     const radio = $(`input[name="game"][value="${CSS.escape(wanted)}"]`);
     if (radio) radio.checked = true;
   }
+  // The boot data holds every game's facts and options (the same as GET /api/games), so
+  // the fields are drawn once: drawing them again later would undo a choice already made.
   renderGameFields();
-  try {
-    const list = await get("/games");
-    for (const g of list) gameInfo[g.name] = { ...(gameInfo[g.name] || {}), ...g };
-    renderGameFields();
-  } catch (err) {
-    showError($("#create-error"), err.message);
-  }
   loadRooms();
   setInterval(() => {
     if (document.visibilityState === "visible") loadRooms();
