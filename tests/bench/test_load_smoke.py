@@ -76,7 +76,9 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=180,
+        # A guard against a hung run, not a time limit: about a minute on a quiet machine,
+        # several times that beside the browser tests and the other test workers.
+        timeout=600,
         check=False,
     )
     out = result.stdout
