@@ -48,6 +48,12 @@ class Event:
     room_columns: dict[str, Any] | None = None
 
 
+def only_inserted(event: Event) -> bool:
+    """Whether writing ``event`` takes nothing but its row: no turn clocks, no room
+    columns, no match to finish."""
+    return event.result is None and event.clock_state is None and not event.room_columns
+
+
 # Inserts a batch of events; returns the (match, seq) of those that went in.
 InsertEvents = Callable[[Connection, Sequence[Event]], set[tuple[str, int]]]
 
