@@ -150,7 +150,8 @@ def test_a_queued_analysis_survives_a_restart(database_url: str, tmp_path: Path)
     with running(second) as new_client:
         ann = new_client(None)
         ann.cookies.update(cookies)
-        analysis = done(ann, match_id)
+        # Below pytest's own limit, so that a claim never taken back fails with its reason.
+        analysis = done(ann, match_id, timeout=240)
         assert analysis["decisions"] and "0" in analysis["accuracy"]
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results"
 
@@ -39,6 +41,7 @@ def _listing(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir()) if directory.exists() else []
 
 
+@pytest.mark.timeout(660)  # above the run's own guard below, so that guard is what speaks
 def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     before = _listing(RESULTS)
     result = subprocess.run(
@@ -77,7 +80,8 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         # A guard against a hung run, not a time limit: about a minute on a quiet machine,
-        # several times that beside the browser tests and the other test workers.
+        # several times that beside the browser tests and the other test workers (pytest's
+        # own limit for this test is set above it).
         timeout=600,
         check=False,
     )
