@@ -12,8 +12,9 @@ Two things make the collector's pauses long on a busy server, and each has its a
   sockets its collection stopped the event loop for up to a third of a second
   (docs/benchmarks.md, "Ten thousand sockets on one process"). :class:`YoungCollections`
   collects the young generation on a timer from the event loop, whatever the count says,
-  so it is never large; every ``threshold1``-th of those (every second) collects the
-  middle generation too, as the collector itself would. Full collections are left to the
+  so it is never large; once ``threshold1`` young collections have been made since the
+  middle generation's last, the next collects the middle generation too (with the
+  threshold of 2, every third collection on the timer). Full collections are left to the
   collector (its thresholds make them rare).
 """
 
@@ -26,14 +27,15 @@ from contextlib import contextmanager
 
 # The collector's thresholds once the start-up heap is frozen: young collections less
 # eager than the default 700 (the timer below bounds the young generation anyway); the
-# middle generation collected every second young collection rather than every tenth, as a
-# collection takes time in proportion to the objects it looks at: a socket's pending
-# receive and what the last move left (they live until the seat's next move, seconds)
-# outlive the young collections and fill the middle generation, whose pauses at every
-# tenth took 2.3 ms at 500 paced tables and 10 ms at 5,000, and at every second 0.7 and
-# 2.6 ms, the same time in all (docs/benchmarks.md, "The middle generation"); and full
-# collections rare (each looks at every live object): after 5,000 middle collections,
-# as long a wait as 1,000 of them at every tenth.
+# middle generation collected after every 2 young collections rather than 10 (every third
+# collection on the timer, not every eleventh), as a collection takes time in proportion
+# to the objects it looks at: a socket's pending receive and what the last move left
+# (they live until the seat's next move, seconds) outlive the young collections and fill
+# the middle generation, whose pauses after 10 took 2.3 ms at 500 paced tables and 10 ms
+# at 5,000, and after 2 0.6 and 2.6 ms, about the same time in all (docs/benchmarks.md,
+# "The middle generation"); and full collections rare (each looks at every live object):
+# after 5,000 middle collections, 15,000 collections on the timer, where 1,000 after 10
+# were 11,000.
 THRESHOLDS = (7000, 2, 5000)
 # Seconds between the young collections made on the timer, unless configured otherwise
 # (GC_YOUNG_EVERY): with ten thousand sockets, each then takes about a millisecond.

@@ -134,12 +134,13 @@ class EventLog:
                         done.set_exception(SeqTaken(event))
 
     def _write(self, events: list[Event]) -> set[tuple[str, int]]:
-        """One transaction on the writer's own connection, held from one batch to the next:
-        checking one out of the pool for every batch would cost a round trip each time
-        (the pool's ping). If the held connection went stale meanwhile (the database
-        restarted), the batch is written once more on a fresh one, which the pool checks.
-        Rows of a batch whose commit landed just before the break are then found taken,
-        and reported so (``SeqTaken``): nothing is written twice."""
+        """One transaction (for a batch of moves alone on PostgreSQL, one statement
+        committed by itself) on one of the writer's own connections, held from one batch
+        to the next: checking one out of the pool for every batch would cost a round trip
+        each time (the pool's ping). If the held connection went stale meanwhile (the
+        database restarted), the batch is written once more on a fresh one, which the
+        pool checks. Rows of a batch whose commit landed just before the break are then
+        found taken, and reported so (``SeqTaken``): nothing is written twice."""
         alone = self._commit_alone and all(only_inserted(event) for event in events)
         try:
             return self._write_on(self._held(alone), events)

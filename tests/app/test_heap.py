@@ -1,7 +1,7 @@
 """The collector kept out of the event loop's way (app/heap.py): while paced, the start-up
 heap is frozen, the young generation is collected on a timer whatever the allocation count
-says, the middle one in its turn (every second time), and the collector is as it was
-afterwards."""
+says, the middle one in its turn (once the young collections its threshold counts have
+been made), and the collector is as it was afterwards."""
 
 from __future__ import annotations
 
