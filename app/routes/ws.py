@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
+from starlette.types import Message
 
 from app.chat.service import Chat
 from app.config import Settings
@@ -314,52 +315,68 @@ async def serve(
     speaker: Speaker | None = None,
 ) -> None:
     """Answer one connection's messages until it closes."""
-    room, user_id = connection.room, connection.user_id
-    loop = asyncio.get_running_loop()
     intake = Intake(settings)
+    # Each message is answered by a call of its own, so that nothing of it (the frame's
+    # text, the parsed message and its model) is held while the socket waits for the next:
+    # a seat's next move comes seconds later, and what lives that long takes the garbage
+    # collector's time in every collection it goes through (app/heap.py).
     while not connection.closed:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
+        if not await take(await websocket.receive(), connection, intake, rooms, chat, speaker):
             break
-        if connection.session_check is not None:
-            # Word came that the session may have ended: its answer comes first.
-            await asyncio.shield(connection.session_check)
-        if connection.closed:  # its session ended (or it was closed) meanwhile
-            break
-        text: Any = message.get("text")
-        refused = intake.refusal(text, loop.time())
-        if refused is FLOODING:
-            connection.close(POLICY_VIOLATION, "flooding")
-            break
-        if refused is not None:
-            # A flood is told once for as long as the refusal is still waiting to go out.
-            once = "rate_limited" if refused.code == "rate_limited" else ""
-            said = refused.text(connection.language)
-            connection.reply(error_message(refused.code, said), once=once)
-            continue
+
+
+async def take(
+    message: Message,
+    connection: Connection,
+    intake: Intake,
+    rooms: Rooms,
+    chat: Chat,
+    speaker: Speaker | None,
+) -> bool:
+    """Answer one message the socket received; False once the socket is to be let go."""
+    if message["type"] == "websocket.disconnect":
+        return False
+    if connection.session_check is not None:
+        # Word came that the session may have ended: its answer comes first.
+        await asyncio.shield(connection.session_check)
+    if connection.closed:  # its session ended (or it was closed) meanwhile
+        return False
+    room, user_id = connection.room, connection.user_id
+    text: Any = message.get("text")
+    refused = intake.refusal(text, asyncio.get_running_loop().time())
+    if refused is FLOODING:
+        connection.close(POLICY_VIOLATION, "flooding")
+        return False
+    if refused is not None:
+        # A flood is told once for as long as the refusal is still waiting to go out.
+        once = "rate_limited" if refused.code == "rate_limited" else ""
+        said = refused.text(connection.language)
+        connection.reply(error_message(refused.code, said), once=once)
+        return True
+    try:
+        parsed = ClientMessage.validate_json(text)
+    except ValidationError as error:
+        described = describe_validation(error, connection.language)
+        connection.reply(error_message("bad_message", described))
+        return True
+    if isinstance(parsed, PingMessage):
+        connection.reply('{"type":"pong"}')
+    elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
+        connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
+    elif connection.restarting:
+        # The process is stopping (app/departure.py): nothing new is taken; the socket
+        # is about to close with SERVICE_RESTART, and the client sends it again then.
+        restarting = words(connection.language).gettext(RESTARTING)
+        connection.reply(error_message("unavailable", restarting, ABOUT.get(type(parsed))))
+    elif isinstance(parsed, ReadWatchersMessage):
+        connection.read_watchers(parsed.on)
+    else:
+        connection.busy = True  # until its answer is queued: a stop waits for it
         try:
-            parsed = ClientMessage.validate_json(text)
-        except ValidationError as error:
-            described = describe_validation(error, connection.language)
-            connection.reply(error_message("bad_message", described))
-            continue
-        if isinstance(parsed, PingMessage):
-            connection.reply('{"type":"pong"}')
-        elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
-            connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
-        elif connection.restarting:
-            # The process is stopping (app/departure.py): nothing new is taken; the socket
-            # is about to close with SERVICE_RESTART, and the client sends it again then.
-            restarting = words(connection.language).gettext(RESTARTING)
-            connection.reply(error_message("unavailable", restarting, ABOUT.get(type(parsed))))
-        elif isinstance(parsed, ReadWatchersMessage):
-            connection.read_watchers(parsed.on)
-        else:
-            connection.busy = True  # until its answer is queued: a stop waits for it
-            try:
-                await respond(connection, parsed, rooms, chat, speaker)
-            finally:
-                connection.busy = False
+            await respond(connection, parsed, rooms, chat, speaker)
+        finally:
+            connection.busy = False
+    return True
 
 
 async def respond(
