@@ -32,7 +32,7 @@ from contextlib import contextmanager
 # to the objects it looks at: a socket's pending receive and what the last move left
 # (they live until the seat's next move, seconds) outlive the young collections and fill
 # the middle generation, whose pauses after 10 took 2.3 ms at 500 paced tables and 10 ms
-# at 5,000, and after 2 0.6 and 2.6 ms, about the same time in all (docs/benchmarks.md,
+# at 5,000, and after 2, 0.6 and 2.6 ms, about the same time in all (docs/benchmarks.md,
 # "The middle generation"); and full collections rare (each looks at every live object):
 # after 5,000 middle collections, 15,000 collections on the timer, where 1,000 after 10
 # were 11,000.
