@@ -109,6 +109,8 @@ class Connection:
         chat: RecentChat | None = None,
         session_id: str | None = None,
         language: str = DEFAULT_LANGUAGE,
+        # The socket's writer of a message at once (SendNow, app/http/websocket_protocol.py),
+        # its type spelled out here: the hub does not import the HTTP layer.
         send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.websocket = websocket

@@ -57,6 +57,10 @@ def test_moves_alone_are_one_statement_and_a_finish_one_transaction(
                 connection.pgconn.untrace()
         return frontend_messages(trace)
 
+    def read_seq(seq: int) -> int | None:
+        with make_session_factory(setup)() as session:
+            return session.scalar(select(MatchEvent.seq).where(MatchEvent.seq == seq))
+
     async def write() -> tuple[list[str], list[str]]:
         # The writer's connections are made (and the dialect reads the server) first: a
         # move alone, and one with the room's turn clocks to write beside it.
@@ -71,10 +75,6 @@ def test_moves_alone_are_one_statement_and_a_finish_one_transaction(
         await log.close()
         assert seen == 3  # committed once appended: anyone can read it
         return move, finish
-
-    def read_seq(seq: int) -> int | None:
-        with make_session_factory(setup)() as session:
-            return session.scalar(select(MatchEvent.seq).where(MatchEvent.seq == seq))
 
     try:
         move, finish = asyncio.run(write())
