@@ -24,11 +24,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 import games
-from app.models import Match, MatchPlayer, Rating, RatingChange
+from app.models import Match, MatchPlayer, Rating, RatingChange, table
 from app.ratings.model import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -41,13 +41,22 @@ from app.ratings.model import (
 TICK = timedelta(microseconds=1)
 
 
+# Run as every match finishes, rated or not: built once (app/store/matches.py says why).
+_MATCHES = table(Match)
+_CLAIM = (
+    update(_MATCHES)
+    .where(
+        _MATCHES.c.id == bindparam("match"),
+        _MATCHES.c.rated.is_(True),
+        _MATCHES.c.ratings_applied.is_(False),
+    )
+    .values(ratings_applied=True)
+)
+
+
 def settle_match(connection: Connection, match_id: str, finished_at: datetime) -> None:
     """Apply a finished rated match to its players' ratings, once."""
-    claimed = connection.execute(
-        update(Match)
-        .where(Match.id == match_id, Match.rated.is_(True), Match.ratings_applied.is_(False))
-        .values(ratings_applied=True)
-    )
+    claimed = connection.execute(_CLAIM, {"match": match_id})
     if claimed.rowcount != 1:  # not rated, or already applied
         return
     game, scores, winners, players = connection.execute(

@@ -20,15 +20,19 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, and_, or_, select, update
+from sqlalchemy import Connection, and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import Match, MatchAnalysis, MatchPlayer, utcnow
+from app.models import Match, MatchAnalysis, MatchPlayer, table, utcnow
 from app.store.matches import visible_to
 
 # How long a claim holds without being renewed (a worker renews it after every decision).
 LEASE = timedelta(seconds=60)
+
+
+# Run as every match finishes: built once (app/store/matches.py says why).
+_QUEUE = insert(table(MatchAnalysis))
 
 
 def queue_analysis(connection: Connection, match_id: str, finished_at: datetime) -> None:
@@ -36,9 +40,7 @@ def queue_analysis(connection: Connection, match_id: str, finished_at: datetime)
     in the transaction that writes the match's last event (so a finished match is never
     without its job)."""
     connection.execute(
-        MatchAnalysis.__table__.insert().values(  # type: ignore[attr-defined]
-            match_id=match_id, status="pending", queued_at=finished_at
-        )
+        _QUEUE, {"match_id": match_id, "status": "pending", "queued_at": finished_at}
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.dialects import sqlite
 
-from app.models import MatchEvent, MatchPlayer, Room, utcnow
+from app.models import MatchEvent, MatchPlayer, Room, table, utcnow
 from app.store.matches import end_match
 
 # Called in the finishing transaction for each match it finishes: (connection, match id,
@@ -122,6 +122,12 @@ def _insert_sqlite(connection: Connection, events: Sequence[Event]) -> set[tuple
     return {(row.match_id, row.seq) for row in connection.execute(_SQLITE_INSERT, rows)}
 
 
+_ROOMS = table(Room)
+_ROOM_CLOCKS = (
+    update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(clock_state=bindparam("state"))
+)
+
+
 def write_events(
     connection: Connection,
     insert: InsertEvents,
@@ -137,16 +143,11 @@ def write_events(
             {"room": e.room_id, "state": e.clock_state} for e in landed if e.clock_state is not None
         ]
         if clocks:
-            connection.execute(
-                update(Room)
-                .where(Room.id == bindparam("room"))
-                .values(clock_state=bindparam("state")),
-                clocks,
-            )
+            connection.execute(_ROOM_CLOCKS, clocks)
         for event in landed:
             if event.room_columns:
                 connection.execute(
-                    update(Room).where(Room.id == event.room_id).values(**event.room_columns)
+                    update(_ROOMS).where(_ROOMS.c.id == event.room_id).values(**event.room_columns)
                 )
         finished_at = utcnow()
         for event in landed:
@@ -169,6 +170,18 @@ def _finish(
         finished_at=finished_at,
         on_finish=on_finish,
     )
+
+
+# Built once, as the match's own statements are (app/store/matches.py says why).
+_PLAYERS = table(MatchPlayer)
+_WON = (
+    update(_PLAYERS)
+    .where(_PLAYERS.c.match_id == bindparam("match"))
+    .values(won=_PLAYERS.c.seat.in_(bindparam("winners", expanding=True)))
+)
+_ROOM_FINISHED = (
+    update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(status="finished", code=None)
+)
 
 
 def finish_match(
@@ -195,15 +208,9 @@ def finish_match(
         finished_at=finished_at,
         ran_out=ran_out,
     )
-    connection.execute(
-        update(MatchPlayer)
-        .where(MatchPlayer.match_id == match_id)
-        .values(won=MatchPlayer.seat.in_(winners or [-1]))
-    )
-    connection.execute(
-        update(Room)
-        .where(Room.id == room_id)
-        .values(status="finished", code=None, **(room_changes or {}))
-    )
+    connection.execute(_WON, {"match": match_id, "winners": winners or [-1]})
+    connection.execute(_ROOM_FINISHED, {"room": room_id})
+    if room_changes:
+        connection.execute(update(_ROOMS).where(_ROOMS.c.id == room_id).values(**room_changes))
     for hook in on_finish:
         hook(connection, match_id, finished_at)

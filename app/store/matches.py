@@ -8,7 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, and_, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    bindparam,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from app.models import (
@@ -17,11 +27,54 @@ from app.models import (
     MatchPlayer,
     Room,
     Seat,
+    table,
     utcnow,
 )
 from app.store import social
 from app.store.credit import seat_records
 from app.store.rooms import row_values
+
+# The statements of every match's start and end, built once: a statement built anew for
+# each call costs more of the writing thread's time than running it (its construction, and
+# the lookup of its compiled form by a key made from it).
+_MATCHES, _PLAYERS, _ROOMS = table(Match), table(MatchPlayer), table(Room)
+_INSERT_MATCH = insert(_MATCHES)
+_INSERT_PLAYERS = insert(_PLAYERS)
+_ROOM_PLAYING = (
+    update(_ROOMS)
+    .where(_ROOMS.c.id == bindparam("room"))
+    .values(status="playing", match_id=bindparam("match"), clock_state=bindparam("clocks"))
+)
+# The match's seats as written at its start, and whether any of its moves was made by a
+# computer or by the clock: only then does who played which move need the whole log.
+_PLAYERS_AND_IRREGULAR = select(
+    Match.players,
+    exists().where(
+        MatchEvent.match_id == Match.id,
+        or_(MatchEvent.timeout.is_(True), MatchEvent.played_by["bot"].as_string().is_not(None)),
+    ),
+).where(Match.id == bindparam("match"))
+_MOVES = select(MatchEvent.seq, MatchEvent.seat, MatchEvent.played_by, MatchEvent.timeout).where(
+    MatchEvent.match_id == bindparam("match")
+)
+# The seats as they are now: a stand-in and a seat taken back are written under the room's
+# lock, which whatever ends the match holds until this commits.
+_STOOD_IN = (
+    select(Seat.seat)
+    .join(Match, Match.room_id == Seat.room_id)
+    .where(Match.id == bindparam("match"), Seat.stand_in_for.is_not(None))
+)
+_END = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match"))
+    .values(
+        status=bindparam("new_status"),
+        scores=bindparam("new_scores"),
+        winners=bindparam("new_winners"),
+        players=bindparam("new_players"),
+        finished_at=bindparam("new_finished_at"),
+    )
+)
 
 
 def start_match(
@@ -35,18 +88,15 @@ def start_match(
 ) -> None:
     """Create the match, who sat where, and mark the room playing: one transaction.
     ``room_changes``: more of the room's columns (a turn-based table's deadline)."""
-    session.execute(insert(Match), [row_values(match)])
-    session.execute(
-        insert(MatchPlayer),
+    connection = session.connection()
+    connection.execute(_INSERT_MATCH, [row_values(match)])
+    connection.execute(
+        _INSERT_PLAYERS,
         [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
     )
-    session.execute(
-        update(Room)
-        .where(Room.id == room_id)
-        .values(
-            status="playing", match_id=match.id, clock_state=clock_state, **(room_changes or {})
-        )
-    )
+    connection.execute(_ROOM_PLAYING, {"room": room_id, "match": match.id, "clocks": clock_state})
+    if room_changes:
+        connection.execute(update(_ROOMS).where(_ROOMS.c.id == room_id).values(**room_changes))
     social.expire_invitations(session=session, room_id=room_id)
     session.commit()
 
@@ -68,31 +118,23 @@ def end_match(
 
     Runs in the caller's transaction: the event log's, with the last event.
     """
-    players = connection.execute(select(Match.players).where(Match.id == match_id)).scalar_one()
-    moves = connection.execute(
-        select(MatchEvent.seq, MatchEvent.seat, MatchEvent.played_by, MatchEvent.timeout).where(
-            MatchEvent.match_id == match_id
-        )
+    players, irregular = connection.execute(_PLAYERS_AND_IRREGULAR, {"match": match_id}).one()
+    # Moves all made by the seats' own people, none by the clock, credit nobody else: the
+    # log is read only when one was not.
+    moves = (
+        [tuple(row) for row in connection.execute(_MOVES, {"match": match_id})] if irregular else []
     )
-    # The seats as they are now: a stand-in and a seat taken back are written under the
-    # room's lock, which the move that ends the match holds until this commits.
-    stood_in = connection.execute(
-        select(Seat.seat)
-        .join(Match, Match.room_id == Seat.room_id)
-        .where(Match.id == match_id, Seat.stand_in_for.is_not(None))
-    ).scalars()
+    stood_in = connection.execute(_STOOD_IN, {"match": match_id}).scalars()
     connection.execute(
-        update(Match)
-        .where(Match.id == match_id)
-        .values(
-            status=status,
-            scores=scores,
-            winners=winners,
-            players=seat_records(
-                players, [tuple(row) for row in moves], set(stood_in) | set(ran_out)
-            ),
-            finished_at=finished_at or utcnow(),
-        )
+        _END,
+        {
+            "match": match_id,
+            "new_status": status,
+            "new_scores": scores,
+            "new_winners": winners,
+            "new_players": seat_records(players, moves, set(stood_in) | set(ran_out)),
+            "new_finished_at": finished_at or utcnow(),
+        },
     )
 
 

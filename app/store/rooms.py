@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, false, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, delete, false, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
     Base,
     Room,
     Seat,
+    table,
 )
 from app.store import social
 
@@ -44,15 +45,38 @@ def row_values(row: Base) -> dict[str, Any]:
     }
 
 
+# Run for every table opened (a rematch for every match played): built once
+# (app/store/matches.py says why).
+_ROOMS = table(Room)
+_INSERT_ROOM = insert(_ROOMS)
+_INSERT_SEATS = insert(table(Seat))
+_REMATCHED = (
+    update(_ROOMS).where(_ROOMS.c.id == bindparam("room")).values(rematch_id=bindparam("by"))
+)
+
+
 def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) -> None:
     """A new room with its first seat holders, ``room.seats`` (and the link from the room
     it rematches). One transaction: a room never exists half-seated."""
-    session.execute(insert(Room), [row_values(room)])
+    connection = session.connection()
+    connection.execute(_INSERT_ROOM, [row_values(room)])
     if room.seats:
-        seats = [{**row_values(seat), "room_id": room.id} for seat in room.seats]
-        session.execute(insert(Seat), seats)
+        # Every row with every column: one statement takes them all alike.
+        seats = [
+            {
+                "room_id": room.id,
+                "seat": seat.seat,
+                "user_id": seat.user_id,
+                "bot": seat.bot,
+                "name": seat.name,
+                "stand_in_for": seat.stand_in_for,
+                "stand_in_name": seat.stand_in_name,
+            }
+            for seat in room.seats
+        ]
+        connection.execute(_INSERT_SEATS, seats)
     if rematch_of is not None:
-        session.execute(update(Room).where(Room.id == rematch_of).values(rematch_id=room.id))
+        connection.execute(_REMATCHED, {"room": rematch_of, "by": room.id})
     session.commit()
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, case, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.models import Block, ChatMessage, Friendship, Invitation, Room, Seat, User, utcnow
+from app.models import Block, ChatMessage, Friendship, Invitation, Room, Seat, User, table, utcnow
 
 # The statuses of a table that is over (as app/rooms/records.py's ENDED).
 ENDED = ("finished", "closed", "abandoned")
@@ -279,14 +279,19 @@ def invitations_of_room(*, session: Session, room_id: str) -> list[tuple[str, st
     return [(row[0], row[1]) for row in rows]
 
 
+# Run as every match starts: built once (app/store/matches.py says why).
+_INVITATIONS = table(Invitation)
+_EXPIRE_INVITATIONS = (
+    update(_INVITATIONS)
+    .where(_INVITATIONS.c.room_id == bindparam("room"), _INVITATIONS.c.expired_at.is_(None))
+    .values(expired_at=bindparam("now"))
+)
+
+
 def expire_invitations(*, session: Session, room_id: str) -> None:
     """The table started or was closed: its invitations are no longer offered (in the
     caller's transaction)."""
-    session.execute(
-        update(Invitation)
-        .where(Invitation.room_id == room_id, Invitation.expired_at.is_(None))
-        .values(expired_at=utcnow())
-    )
+    session.connection().execute(_EXPIRE_INVITATIONS, {"room": room_id, "now": utcnow()})
 
 
 def drop_invitation(
