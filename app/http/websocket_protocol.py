@@ -20,6 +20,15 @@ task of the connection's own, woken for it; a table's move is one message to eac
 sockets, and that machinery cost more than writing the frame. When the socket cannot take
 the message at once — not open yet, closing, or its writes paused because the client does
 not read — ``send_now`` writes nothing and says so, and the app sends it the ASGI way.
+
+The same holds for what the client sends: through ASGI each message is a message dict put
+in the inbox, reading paused until the app takes it, and three coroutines (Starlette's
+``receive``, uvicorn's, the inbox's) made anew for every message and alive until the next
+— with thousands of sockets, the larger part of what the garbage collector looks at. So
+the app may give the socket a reader of its own (:meth:`LeanWebSocketProtocol.read_by`,
+under :data:`READ_BY`): from then on each text message is handed to it as its frame is
+parsed, in the protocol's own call, and only the disconnect goes through the inbox. The
+reader bounds what it keeps (reading is no longer paused for it).
 """
 
 from __future__ import annotations
@@ -41,12 +50,24 @@ PROTOCOL_PATH = "app.http.websocket_protocol:LeanWebSocketProtocol"
 SEND_NOW = "parlour.send_now"
 # Writes a text message at once; False (nothing written) if the socket cannot take it now.
 SendNow = Callable[[str], bool]
+# The key of ``read_by`` in a socket's ASGI scope["extensions"]; absent under another
+# server, where the app reads every message the ASGI way.
+READ_BY = "parlour.read_by"
+# Takes one message the client sent: its text, or None for a binary message.
+Reader = Callable[[str | None], None]
+ReadBy = Callable[[Reader], None]
 
 
 def send_now_of(scope: Mapping[str, Any]) -> SendNow | None:
     """The socket's ``send_now``, if the server serving it offers one."""
     send_now: SendNow | None = scope.get("extensions", {}).get(SEND_NOW)
     return send_now
+
+
+def read_by_of(scope: Mapping[str, Any]) -> ReadBy | None:
+    """The socket's ``read_by``, if the server serving it offers one."""
+    read_by: ReadBy | None = scope.get("extensions", {}).get(READ_BY)
+    return read_by
 
 
 class Inbox:
@@ -71,6 +92,20 @@ class Inbox:
 
     def empty(self) -> bool:
         return not self._messages
+
+    def take_received(self) -> list[str | None]:
+        """Take out every message received (``websocket.receive``) still waiting, in
+        order, as its text (None: a binary message); the others (the connect, a
+        disconnect) stay for the next read."""
+        kept: list[ASGIReceiveEvent] = []
+        texts: list[str | None] = []
+        for message in self._messages:
+            if message["type"] == "websocket.receive":
+                texts.append(message.get("text"))
+            else:
+                kept.append(message)
+        self._messages = kept
+        return texts
 
     async def get(self) -> ASGIReceiveEvent:
         while not self._messages:
@@ -140,6 +175,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         # Same methods, far less held: see the module's docstring.
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = WriteGate()  # type: ignore[assignment]
+        # Given by the app (``read_by``): takes each message as it arrives.
+        self.reader: Reader | None = None
 
     def start_keepalive(self) -> None:
         # uvicorn calls this once, as soon as the handshake's response is written (the
@@ -153,13 +190,58 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     async def run_asgi(self) -> None:
         # The scope is made with the handshake; the app reads it once this task runs.
-        self.scope["extensions"][SEND_NOW] = self.send_now  # type: ignore[assignment]
+        extensions = self.scope["extensions"]
+        extensions[SEND_NOW] = self.send_now  # type: ignore[assignment]
+        extensions[READ_BY] = self.read_by  # type: ignore[assignment]
         try:
             await super().run_asgi()
         finally:
-            # The bound method in the scope ties the protocol to itself: let go of it, so
-            # that a closed socket's protocol is freed at once, not by the cycle collector.
-            self.scope["extensions"].pop(SEND_NOW, None)
+            # The bound methods in the scope, and the app's reader, tie the protocol to
+            # itself: let go of them, so that a closed socket's protocol is freed at once,
+            # not by the cycle collector.
+            extensions.pop(SEND_NOW, None)
+            extensions.pop(READ_BY, None)
+            self.reader = None
+
+    def read_by(self, reader: Reader) -> None:
+        """Hand every message from now on to ``reader`` as it arrives — first those
+        already waiting in the inbox, in order — rather than to the app's ``receive``,
+        which from then on gives only the disconnect."""
+        self.reader = reader
+        for text in self.queue.take_received():  # type: ignore[attr-defined]
+            self._hand_to(reader, text)
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+
+    def send_receive_event_to_app(self) -> None:
+        reader = self.reader
+        if reader is None or self.close_sent:
+            # Through the inbox (and, past the app's close, dropped there).
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.curr_msg_data_type != "text":
+            self._hand_to(reader, None)
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            # As uvicorn answers it: the socket closes, invalid data (1007).
+            self.logger.info("Invalid UTF-8 sequence received from client.")
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        self._hand_to(reader, text)
+
+    def _hand_to(self, reader: Reader, text: str | None) -> None:
+        try:
+            reader(text)
+        except Exception:
+            # As uvicorn does when the app fails: logged, and the socket closed.
+            self.logger.exception("Exception in the app's reader of a WebSocket message")
+            self.transport.close()
 
     def send_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now, if the socket takes it at once: open (the

@@ -10,6 +10,7 @@ its own. (Chat itself is not a verb on a room: app/chat says and delivers it.)
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -233,6 +234,15 @@ class Rooms:
         """A person's action, for the seat they hold."""
         await self.run(
             room, "act", {"version": version, "action": action, "by": {"user_id": user_id}}
+        )
+
+    def act_started(
+        self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
+    ) -> asyncio.Future[None]:
+        """``act``, begun now: the future of its outcome. A socket's reader starts its
+        actions so, and takes the socket's next message once the future is done."""
+        return asyncio.ensure_future(
+            self.act(room, user_id=user_id, version=version, action=action)
         )
 
     def preview(

@@ -13,6 +13,8 @@ refusals say ``"about": "rematch"``.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 import time
 from collections.abc import Awaitable
 from typing import Any
@@ -20,7 +22,6 @@ from typing import Any
 import orjson
 from fastapi import WebSocket
 from pydantic import ValidationError
-from starlette.types import Message
 
 from app.chat.service import Chat
 from app.config import Settings
@@ -38,7 +39,7 @@ from app.http.schemas import (
     ReadWatchersMessage,
     RematchMessage,
 )
-from app.http.websocket_protocol import send_now_of
+from app.http.websocket_protocol import read_by_of, send_now_of
 from app.i18n.catalogues import words
 from app.i18n.marks import N_
 from app.i18n.requests import request_language
@@ -51,6 +52,8 @@ from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom, Rooms
 from app.social.hiding import Hiding
 from app.store.outage import is_outage
+
+log = logging.getLogger("parlour.connections")
 
 POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
@@ -112,24 +115,6 @@ def preview_reply(
     else:
         reply.update(ok=True, result=result)
     return orjson.dumps(reply).decode()
-
-
-async def answer(connection: Connection, work: Awaitable[None], about: str | None = None) -> bool:
-    """Await what a message asks; a refusal (or a database outage) becomes its error.
-    Whether it was done."""
-    try:
-        await work
-    except Refusal as error:
-        connection.reply(error_message(error.code, error.text(connection.language), about))
-    except Exception as error:
-        if not is_outage(error):
-            raise
-        # The database is down: nothing was written; the client may send it again.
-        down = unavailable()
-        connection.reply(error_message(down.code, down.text(connection.language), about))
-    else:
-        return True
-    return False
 
 
 async def send_first_chat_log(chat: Chat, connection: Connection) -> None:
@@ -306,6 +291,9 @@ async def play(websocket: WebSocket, room_id: str) -> None:
         await connection.finish()
 
 
+INTERNAL_ERROR = 1011
+
+
 async def serve(
     websocket: WebSocket,
     connection: Connection,
@@ -314,102 +302,193 @@ async def serve(
     settings: Settings,
     speaker: Speaker | None = None,
 ) -> None:
-    """Answer one connection's messages until it closes."""
-    intake = Intake(settings)
-    # Each message is answered by a call of its own, so that nothing of it (the frame's
-    # text, the parsed message and its model) is held while the socket waits for the next:
-    # a seat's next move comes seconds later, and what lives that long takes the garbage
-    # collector's time in every collection it goes through (app/heap.py).
-    while not connection.closed:
-        if not await take(await websocket.receive(), connection, intake, rooms, chat, speaker):
-            break
+    """Take one connection's messages until it closes. Where the socket offers a reader of
+    its own (``read_by``, app/http/websocket_protocol.py), each message is taken as it
+    arrives, in the protocol's call, and the ASGI way brings only the disconnect;
+    elsewhere (the test client) each is read the ASGI way and handed on."""
+    reader = Reader(connection, Intake(settings), rooms, chat, speaker)
+    read_by = read_by_of(websocket.scope)
+    if read_by is not None:
+        # Taken in the protocol's call, each message is still taken as this socket's:
+        # the log lines of what it does name this socket, its room and its person.
+        context = contextvars.copy_context()
+        read_by(lambda text: context.run(reader.received, text))
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        reader.received(message.get("text"))
 
 
-async def take(
-    message: Message,
-    connection: Connection,
-    intake: Intake,
-    rooms: Rooms,
-    chat: Chat,
-    speaker: Speaker | None,
-) -> bool:
-    """Answer one message the socket received; False once the socket is to be let go."""
-    if message["type"] == "websocket.disconnect":
-        return False
-    if connection.session_check is not None:
-        # Word came that the session may have ended: its answer comes first.
-        await asyncio.shield(connection.session_check)
-    if connection.closed:  # its session ended (or it was closed) meanwhile
-        return False
-    room, user_id = connection.room, connection.user_id
-    text: Any = message.get("text")
-    refused = intake.refusal(text, asyncio.get_running_loop().time())
-    if refused is FLOODING:
-        connection.close(POLICY_VIOLATION, "flooding")
-        return False
-    if refused is not None:
-        # A flood is told once for as long as the refusal is still waiting to go out.
-        once = "rate_limited" if refused.code == "rate_limited" else ""
-        said = refused.text(connection.language)
-        connection.reply(error_message(refused.code, said), once=once)
-        return True
-    try:
-        parsed = ClientMessage.validate_json(text)
-    except ValidationError as error:
-        described = describe_validation(error, connection.language)
-        connection.reply(error_message("bad_message", described))
-        return True
-    if isinstance(parsed, PingMessage):
-        connection.reply('{"type":"pong"}')
-    elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
-        connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
-    elif connection.restarting:
-        # The process is stopping (app/departure.py): nothing new is taken; the socket
-        # is about to close with SERVICE_RESTART, and the client sends it again then.
-        restarting = words(connection.language).gettext(RESTARTING)
-        connection.reply(error_message("unavailable", restarting, ABOUT.get(type(parsed))))
-    elif isinstance(parsed, ReadWatchersMessage):
-        connection.read_watchers(parsed.on)
-    else:
-        connection.busy = True  # until its answer is queued: a stop waits for it
+class Reader:
+    """A socket's messages, taken in the order they came.
+
+    Each is answered at once when it can be (a ping, a preview, any refusal). An action, a
+    chat line, a reaction or a rematch answer starts its work, and the messages after it
+    wait until that work's answer is queued; so do those that come while the socket's
+    session is being checked (``Connection.session_check``). Nothing of a message is kept
+    once it is answered: a seat's next move comes seconds later, and what lives that long
+    takes the garbage collector's time in every collection it goes through (app/heap.py).
+    """
+
+    __slots__ = (
+        "_answering",
+        "_held",
+        "_most_held",
+        "chat",
+        "connection",
+        "intake",
+        "rooms",
+        "speaker",
+    )
+
+    def __init__(
+        self,
+        connection: Connection,
+        intake: Intake,
+        rooms: Rooms,
+        chat: Chat,
+        speaker: Speaker | None,
+    ) -> None:
+        self.connection = connection
+        self.intake = intake
+        self.rooms = rooms
+        self.chat = chat
+        self.speaker = speaker
+        # The messages waiting to be taken; None while none wait and nothing is being done.
+        self._held: list[str | None] | None = None
+        # At most as many as the socket's rate lets through at once, and the refusals it
+        # bears before it closes: a client that sends more without waiting for their
+        # answers floods, and its socket is closed as one over its rate too often is.
+        settings = intake.settings
+        self._most_held = settings.rate_burst + settings.max_rate_violations
+        # What the work under way answers: a chat line, a reaction or a rematch answer
+        # (``about``), or an action and when it was received (to time its commit).
+        self._answering: tuple[str | None, float] = (None, 0.0)
+
+    def received(self, text: str | None) -> None:
+        """One message the client sent (its text; None: a binary message)."""
+        held = self._held
+        if held is None:
+            self._held = [text]
+            self._take_held()
+        elif len(held) < self._most_held:
+            held.append(text)
+        else:
+            held.clear()
+            self.connection.close(POLICY_VIOLATION, "flooding")
+
+    def _take_held(self, _: object = None) -> None:
+        connection, held = self.connection, self._held
+        while held:
+            if connection.closed:  # its session ended (or it was closed) meanwhile
+                held.clear()
+                break
+            check = connection.session_check
+            if check is not None:
+                # Word came that the session may have ended: its answer comes first.
+                check.add_done_callback(self._take_held)
+                return
+            work = self._take(held.pop(0))
+            if work is not None:
+                connection.busy = True  # until its answer is queued: a stop waits for it
+                work.add_done_callback(self._answered)
+                return
+        self._held = None
+
+    def _take(self, text: str | None) -> asyncio.Future[None] | None:
+        """Answer one message, or start its work: the work's future, or None."""
+        connection, rooms = self.connection, self.rooms
+        refused = self.intake.refusal(text, asyncio.get_running_loop().time())
+        if refused is FLOODING:
+            connection.close(POLICY_VIOLATION, "flooding")
+            return None
+        if refused is not None:
+            # A flood is told once for as long as the refusal is still waiting to go out.
+            once = "rate_limited" if refused.code == "rate_limited" else ""
+            said = refused.text(connection.language)
+            connection.reply(error_message(refused.code, said), once=once)
+            return None
+        assert text is not None, "a binary message is refused above"
         try:
-            await respond(connection, parsed, rooms, chat, speaker)
-        finally:
-            connection.busy = False
-    return True
+            parsed = ClientMessage.validate_json(text)
+        except ValidationError as error:
+            described = describe_validation(error, connection.language)
+            connection.reply(error_message("bad_message", described))
+            return None
+        room, user_id = connection.room, connection.user_id
+        if isinstance(parsed, PingMessage):
+            connection.reply('{"type":"pong"}')
+        elif isinstance(parsed, PreviewMessage):  # changes nothing: answered to the end
+            connection.reply(preview_reply(rooms, room, user_id, parsed, connection.language))
+        elif connection.restarting:
+            # The process is stopping (app/departure.py): nothing new is taken; the socket
+            # is about to close with SERVICE_RESTART, and the client sends it again then.
+            restarting = words(connection.language).gettext(RESTARTING)
+            connection.reply(error_message("unavailable", restarting, ABOUT.get(type(parsed))))
+        elif isinstance(parsed, ReadWatchersMessage):
+            connection.read_watchers(parsed.on)
+        else:
+            return self._start(parsed)
+        return None
+
+    def _start(
+        self, parsed: ChatLine | ReactMessage | RematchMessage | ActMessage
+    ) -> asyncio.Future[None]:
+        """Start what a chat line, a reaction, a rematch answer or an action asks."""
+        connection, rooms, chat = self.connection, self.rooms, self.chat
+        room, user_id = connection.room, connection.user_id
+        if isinstance(parsed, ActMessage):
+            self._answering = (None, time.perf_counter())
+            return rooms.act_started(
+                room, user_id=user_id, version=parsed.version, action=parsed.action
+            )
+        work: Awaitable[None]
+        if isinstance(parsed, RematchMessage):
+            work = rooms.rematch_answer(room, user_id=user_id, accept=parsed.accept)
+        elif isinstance(parsed, ChatLine):
+            work = chat.say(
+                room,
+                user_id=user_id,
+                channel=parsed.channel,
+                text=parsed.text,
+                origin=self.speaker,
+                reads_watchers=connection.reads_watchers,
+            )
+        else:
+            work = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=self.speaker)
+        self._answering = (ABOUT[type(parsed)], 0.0)
+        return asyncio.ensure_future(work)
+
+    def _answered(self, work: asyncio.Future[None]) -> None:
+        """The work under way is done: its answer (a refusal, or a move timed), then the
+        messages that waited for it."""
+        connection = self.connection
+        connection.busy = False
+        about, received = self._answering
+        if not work.cancelled():
+            error = work.exception()
+            if error is None:
+                if about is None:
+                    timed_move(connection, connection.room.rules.name, received)
+            elif not answer_failure(connection, error, about):
+                log.error("a socket's message failed", exc_info=error)
+                connection.close(INTERNAL_ERROR, "internal error")
+        self._take_held()
 
 
-async def respond(
-    connection: Connection,
-    parsed: ChatLine | ReactMessage | RematchMessage | ActMessage,
-    rooms: Rooms,
-    chat: Chat,
-    speaker: Speaker | None,
-) -> None:
-    """Do what a chat line, a reaction, a rematch answer or an action asks; its refusal is
-    the answer."""
-    room, user_id = connection.room, connection.user_id
-    if isinstance(parsed, RematchMessage):
-        answered = rooms.rematch_answer(room, user_id=user_id, accept=parsed.accept)
-        await answer(connection, answered, "rematch")
-    elif isinstance(parsed, ChatLine):
-        said = chat.say(
-            room,
-            user_id=user_id,
-            channel=parsed.channel,
-            text=parsed.text,
-            origin=speaker,
-            reads_watchers=connection.reads_watchers,
-        )
-        await answer(connection, said, "chat")
-    elif isinstance(parsed, ReactMessage):
-        reacted = chat.react(room, user_id=user_id, reaction=parsed.reaction, origin=speaker)
-        await answer(connection, reacted, "react")
-    else:
-        received = time.perf_counter()
-        acted = rooms.act(room, user_id=user_id, version=parsed.version, action=parsed.action)
-        if await answer(connection, acted):
-            timed_move(connection, room.rules.name, received)
+def answer_failure(connection: Connection, error: BaseException, about: str | None) -> bool:
+    """Answer a message whose work failed: a refusal with its error, a database outage with
+    ``unavailable`` (nothing was written; the client may send it again). False for any
+    other failure, which has no answer."""
+    if isinstance(error, Refusal):
+        connection.reply(error_message(error.code, error.text(connection.language), about))
+        return True
+    if is_outage(error):
+        down = unavailable()
+        connection.reply(error_message(down.code, down.text(connection.language), about))
+        return True
+    return False
 
 
 def timed_move(connection: Connection, game: str, received: float) -> None:

@@ -8,12 +8,12 @@ app/rooms/event_log.py; these functions only write.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, Engine, bindparam, update
 from sqlalchemy.dialects import sqlite
 
@@ -54,8 +54,25 @@ def only_inserted(event: Event) -> bool:
     return event.result is None and event.clock_state is None and not event.room_columns
 
 
-# Inserts a batch of events; returns the (match, seq) of those that went in.
+# Inserts a batch of events; returns the (match, seq) of those that went in (or raises
+# ``SomeTaken``: see ``Inserts``).
 InsertEvents = Callable[[Connection, Sequence[Event]], set[tuple[str, int]]]
+
+
+class SomeTaken(Exception):
+    """An insert that only counts what went in found a (match, seq) taken: its
+    transaction is rolled back, and the batch written again by the insert that says
+    which went in."""
+
+
+@dataclass(frozen=True)
+class Inserts:
+    """How a database takes a batch of events: ``first`` as a rule, ``exact`` after it
+    raised ``SomeTaken`` (where the two differ)."""
+
+    first: InsertEvents
+    exact: InsertEvents
+
 
 # PostgreSQL: the whole batch as one JSON parameter, unpacked by the server. The statement's
 # text never changes, so psycopg parses it once (and prepares it, run this often). The
@@ -74,31 +91,60 @@ _POSTGRESQL_INSERT = (
 )
 
 
-def insert_for(engine: Engine) -> InsertEvents:
+def insert_for(engine: Engine) -> Inserts:
     """How this database takes a batch of events: INSERT ... ON CONFLICT (match_id, seq)
-    DO NOTHING, returning the (match, seq) written."""
+    DO NOTHING, telling the (match, seq) written."""
     dialect = engine.dialect.name
     if dialect == "postgresql":
-        return _insert_postgresql
+        return Inserts(_insert_postgresql, _insert_postgresql)
     if dialect == "sqlite":
-        return _insert_sqlite
+        return Inserts(_insert_sqlite_counted, _insert_sqlite)
     raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
 
 
 def _insert_postgresql(connection: Connection, events: Sequence[Event]) -> set[tuple[str, int]]:
-    batch = json.dumps(
+    batch = orjson.dumps(
         [
             [e.match_id, e.seq, e.seat, e.action, e.by, e.timeout, (e.at or utcnow()).isoformat()]
             for e in events
         ]
-    )
+    ).decode()
     result = connection.exec_driver_sql(_POSTGRESQL_INSERT, {"events": batch})
     return {(match_id, seq) for match_id, seq in result}
 
 
-# SQLite: SQLAlchemy's multi-row VALUES, as before: sqlite3 keeps the compiled statement of
-# each batch size it has seen, and binding the rows costs less there than unpacking JSON in
-# SQL (measured with the writer on its own: docs/benchmarks.md, "The event log's writer").
+# SQLite, as a rule: the rows as the ORM's columns store them (JSON text, JSON null for no
+# ``played_by``, the time with its microseconds), bound by sqlite3 itself, and only counted.
+# Through SQLAlchemy's insert with RETURNING, binding and reading back the rows cost the
+# writer thread several times what SQLite's own work did (docs/benchmarks.md, "The event
+# log's writer"). sqlite3 keeps the compiled statement.
+_SQLITE_INSERT_COUNTED = (
+    "INSERT INTO match_events (match_id, seq, seat, action, played_by, timeout, at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seq) DO NOTHING"
+)
+_SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # as SQLAlchemy's DateTime stores it in SQLite
+
+
+def _insert_sqlite_counted(connection: Connection, events: Sequence[Event]) -> set[tuple[str, int]]:
+    rows = [
+        (
+            e.match_id,
+            e.seq,
+            e.seat,
+            orjson.dumps(e.action).decode(),
+            orjson.dumps(e.by).decode(),
+            e.timeout,
+            (e.at or utcnow()).strftime(_SQLITE_TIME),
+        )
+        for e in events
+    ]
+    if connection.exec_driver_sql(_SQLITE_INSERT_COUNTED, rows).rowcount != len(rows):
+        raise SomeTaken()
+    return {(e.match_id, e.seq) for e in events}
+
+
+# SQLite, when some (match, seq) of the batch was taken: SQLAlchemy's insert, which returns
+# the rows that went in.
 _SQLITE_INSERT = (
     sqlite.insert(MatchEvent)
     .on_conflict_do_nothing(index_elements=["match_id", "seq"])
@@ -130,12 +176,24 @@ _ROOM_CLOCKS = (
 
 def write_events(
     connection: Connection,
-    insert: InsertEvents,
+    inserts: Inserts,
     events: Sequence[Event],
     on_finish: Sequence[FinishHook],
 ) -> set[tuple[str, int]]:
     """Every event that fits, the turn clocks of the rooms that have them, and the end
     of every match that ended: one transaction. Returns the (match, seq) written."""
+    try:
+        return _write_events(connection, inserts.first, events, on_finish)
+    except SomeTaken:
+        return _write_events(connection, inserts.exact, events, on_finish)
+
+
+def _write_events(
+    connection: Connection,
+    insert: InsertEvents,
+    events: Sequence[Event],
+    on_finish: Sequence[FinishHook],
+) -> set[tuple[str, int]]:
     with connection.begin():
         written = insert(connection, events)
         landed = [e for e in events if (e.match_id, e.seq) in written]
