@@ -57,9 +57,11 @@ def told_in(account: Mapping[str, Any], language: str) -> dict[str, Any]:
 
 
 def view_in(view: Mapping[str, Any], language: str) -> dict[str, Any]:
-    """A game's view as the wire carries it to a reader of ``language``: its ``message`` in
-    that language, and without the data it was rendered from (``message_says``)."""
-    shown = {key: value for key, value in view.items() if key != "message_says"}
-    if "message_says" in view:
-        shown["message"] = account_text(view["message_says"], language)
+    """A game's view (``Rules.view_says`` is the one to word) as the wire carries it to a
+    reader of ``language``: its ``message`` in that language, and without the data it was
+    worded from (``message_says``)."""
+    shown = dict(view)
+    says = shown.pop("message_says", None)
+    if says is not None:
+        shown["message"] = account_text(says, language)
     return shown

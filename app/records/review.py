@@ -147,8 +147,8 @@ def _frame(
         }
         if event
         else None,
-        "view": view_in(rules.view(state, None), language),
-        "hands": [rules.view(state, seat)["hand"] for seat in range(seats)],
+        "view": view_in(rules.view_says(state, None), language),
+        "hands": [rules.view_says(state, seat)["hand"] for seat in range(seats)],
         "scores": rules.scores(state),
     }
 

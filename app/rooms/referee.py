@@ -234,21 +234,35 @@ class Referee:
         the next move at that version would be refused as stale.
         """
 
-        async def counted() -> None:
-            try:
-                played = await self._act(room, version, action, by, seat, timeout)
-            except Refusal:
-                moves(room.rules.name, "refused").inc()
-                raise
-            if played:  # a move sent again was counted the first time
-                moves(room.rules.name, "accepted").inc()
-
-        playing = asyncio.ensure_future(counted())
+        playing = asyncio.ensure_future(
+            self.play(room, version=version, action=action, by=by, seat=seat, timeout=timeout)
+        )
         try:
             await asyncio.shield(playing)
         except asyncio.CancelledError:
             playing.add_done_callback(_outcome_unheard)
             raise
+
+    async def play(
+        self,
+        room: LiveRoom,
+        *,
+        version: object,
+        action: Any,
+        by: dict[str, Any],
+        seat: int | None = None,
+        timeout: bool = False,
+    ) -> None:
+        """``act`` in the caller's own task, for a caller whose task nothing cancels (a
+        socket's reader starts a task for each action: app/routes/ws.py); ``act`` plays it
+        in a task of its own, shielded from its caller."""
+        try:
+            played = await self._act(room, version, action, by, seat, timeout)
+        except Refusal:
+            moves(room.rules.name, "refused").inc()
+            raise
+        if played:  # a move sent again was counted the first time
+            moves(room.rules.name, "accepted").inc()
 
     async def _act(
         self,

@@ -121,7 +121,7 @@ def state_message(room: LiveRoom, seat: int | None, language: str = DEFAULT) -> 
         "type": "state",
         "version": room.version,
         "seat": seat,
-        "view": view_in(room.rules.view(room.state, seat), language),
+        "view": view_in(room.rules.view_says(room.state, seat), language),
         "event": None if event is None else orjson.Fragment(_told_event(room, event, language)),
         "clocks": None if room.turn_clocks is None else room.turn_clocks.wire(),
     }

@@ -239,11 +239,13 @@ class Rooms:
     def act_started(
         self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
     ) -> asyncio.Future[None]:
-        """``act``, begun now: the future of its outcome. A socket's reader starts its
-        actions so, and takes the socket's next message once the future is done."""
-        return asyncio.ensure_future(
-            self.act(room, user_id=user_id, version=version, action=action)
-        )
+        """``act``, begun now in a task of its own, which nothing cancels: the future of
+        its outcome. A socket's reader starts its actions so, and takes the socket's next
+        message once the future is done."""
+        args = {"version": version, "action": action, "by": {"user_id": user_id}}
+        # Played here by the referee's ``play``, in this task: nothing cancels it, so the
+        # move needs no task of its own to outlive its sender.
+        return asyncio.ensure_future(self.run(room, "act", args, here=self.referee.play))
 
     def preview(
         self, room: LiveRoom, *, user_id: str | None, version: object, action: Any
@@ -251,15 +253,20 @@ class Rooms:
         """Checked on this process's copy of the room: a preview changes nothing."""
         return self.referee.preview(room, user_id=user_id, version=version, action=action)
 
-    async def run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+    async def run(
+        self, room: LiveRoom, verb: str, args: dict[str, Any], *, here: Verb | None = None
+    ) -> Any:
         """Run ``verb`` on the process that referees ``room``: here if this process owns
-        it, else on its owner (which claims the room here if its owner is gone)."""
+        it (by ``here``, when given, rather than the verb's own), else on its owner (which
+        claims the room here if its owner is gone)."""
         with self.registry.kept(room.id):
-            return await self._run(room, verb, args)
+            return await self._run(room, verb, args, here)
 
-    async def _run(self, room: LiveRoom, verb: str, args: dict[str, Any]) -> Any:
+    async def _run(self, room: LiveRoom, verb: str, args: dict[str, Any], here: Verb | None) -> Any:
         if self.ownership.owns(room):
             try:
+                if here is not None:
+                    return await here(room, **args)
                 return await self.run_here(room, verb, args)
             except Refusal as error:
                 # Handed over while the verb waited for the room: its new owner runs it.

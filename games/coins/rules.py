@@ -28,7 +28,7 @@ from games.kit.cards import (
     suit_of,
 )
 from games.kit.engine import Engine
-from games.kit.frozen import Record, add_at, evolve, thaw
+from games.kit.frozen import InZones, Record, add_at, evolve, thaw
 from games.kit.options import Choice
 from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played, play_to_trick
@@ -256,7 +256,7 @@ class CoinsRules(Engine[CoinsState]):
 
     # --- what each seat sees ---------------------------------------------------------
 
-    def view(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
+    def view_says(self, state: CoinsState, seat: int | None) -> dict[str, Any]:
         last_trick = None
         if state.last_trick:
             last_trick = {
@@ -276,7 +276,7 @@ class CoinsRules(Engine[CoinsState]):
             seat,
             phase="over" if state.over else "play",
             message=_message(state, seat),
-            last=thaw(state.last, self.hidden_cards(state, seat)),
+            last=thaw(state.last, InZones(_hidden_zones(state, seat))),
         )
         return common | {
             "target": state.target,
@@ -311,13 +311,14 @@ class CoinsRules(Engine[CoinsState]):
         return zones
 
     def hidden_cards(self, state: CoinsState, seat: int | None) -> frozenset[str]:
-        # Collected tricks lie face down; the trick on the table and the last completed
-        # trick are public.
-        hidden = [c for w in state.won for c in w]
-        for s in range(SEATS):
-            if s != seat:
-                hidden.extend(state.hands[s])
-        return frozenset(hidden)
+        return frozenset(card for zone in _hidden_zones(state, seat) for card in zone)
+
+
+def _hidden_zones(state: CoinsState, seat: int | None) -> tuple[tuple[str, ...], ...]:
+    """The zones ``seat`` may not see: collected tricks lie face down; the trick on the
+    table and the last completed trick are public."""
+    others = tuple(hand for s, hand in enumerate(state.hands) if s != seat)
+    return (*state.won, *others)
 
 
 def _message(state: CoinsState, viewer: int | None) -> Told:

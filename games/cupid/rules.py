@@ -22,7 +22,7 @@ from games.kit.account import N_, Told, ngettext, say, sentence, text
 from games.kit.base import Action, is_card_action, require_legal
 from games.kit.cards import JOKER, rank_of, shuffled, suit_of
 from games.kit.engine import Engine
-from games.kit.frozen import Record, add_at, evolve, thaw
+from games.kit.frozen import InZones, Record, add_at, evolve, thaw
 from games.kit.options import IntRange
 from games.kit.phrasing import addressed
 from games.kit.tricks import cards_played, play_to_trick
@@ -361,7 +361,7 @@ class CupidRules(Engine[CupidState]):
 
     # --- what each seat sees ---------------------------------------------------------
 
-    def view(self, state: CupidState, seat: int | None) -> dict[str, Any]:
+    def view_says(self, state: CupidState, seat: int | None) -> dict[str, Any]:
         last_trick = None
         if state.last_trick:
             last_trick = {
@@ -386,7 +386,7 @@ class CupidRules(Engine[CupidState]):
             seat,
             phase=state.phase,
             message=_message(state, seat),
-            last=thaw(state.last, self.hidden_cards(state, seat)),
+            last=thaw(state.last, InZones(_hidden_zones(state, seat))),
         )
         return common | {
             "target": state.target,
@@ -430,13 +430,15 @@ class CupidRules(Engine[CupidState]):
         }
 
     def hidden_cards(self, state: CupidState, seat: int | None) -> frozenset[str]:
-        # Collected tricks (both players', "not allowed to look at") and the prize trick
-        # are face down; the turn-up, the trick and the last completed trick are public.
-        hidden = [*state.stock, *state.prize, *state.won[0], *state.won[1]]
-        for s in range(SEATS):
-            if s != seat:
-                hidden.extend(state.hands[s])
-        return frozenset(hidden)
+        return frozenset(card for zone in _hidden_zones(state, seat) for card in zone)
+
+
+def _hidden_zones(state: CupidState, seat: int | None) -> tuple[tuple[str, ...], ...]:
+    """The zones ``seat`` may not see. Collected tricks (both players', "not allowed to look
+    at") and the prize trick are face down; the turn-up, the trick and the last completed
+    trick are public."""
+    others = tuple(hand for s, hand in enumerate(state.hands) if s != seat)
+    return (state.stock, state.prize, *state.won, *others)
 
 
 def _message(state: CupidState, viewer: int | None) -> Told:

@@ -570,7 +570,7 @@ class CupsRules(Engine[CupsState]):
 
     # --- what each seat sees ---------------------------------------------------------
 
-    def view(self, state: CupsState, seat: int | None) -> dict[str, Any]:
+    def view_says(self, state: CupsState, seat: int | None) -> dict[str, Any]:
         weight = GRAVEYARD_WEIGHT[state.graveyard_counts]
         graveyards = []
         for s, batches in enumerate(state.graveyards):

@@ -111,9 +111,9 @@ class Engine(Rules[S]):
         the game's words; the rest follows from the contract and the hands. A seat that is
         not at the table sees no hand and may do nothing, like a spectator.
 
-        ``message`` is told as data (games.kit.account): the view carries it in English as
-        ``message`` and as the data itself as ``message_says``, which the server renders in
-        each reader's language in place of the English (app/i18n/accounts.py ``view_in``).
+        ``message`` is told as data (games.kit.account): the view carries the data itself
+        as ``message_says``; ``view`` adds its English as ``message``, and the server
+        renders it in each reader's language instead (app/i18n/accounts.py ``view_in``).
         """
         hands = state.hands
         at_table = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(hands)
@@ -131,7 +131,12 @@ class Engine(Rules[S]):
             "hand": [] if player is None else list(hands[player]),
             "hand_sizes": [len(h) for h in hands],
             "phase": phase,
-            "message": render(message),
             "message_says": message,
             "last": last,
         }
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """The seat's view (the contract): ``view_says`` with its message in English."""
+        view = self.view_says(state, seat)
+        view["message"] = render(view["message_says"])
+        return view

@@ -8,7 +8,7 @@ action, so each is written for speed as well as for reading.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 S = TypeVar("S")
@@ -19,7 +19,7 @@ Gain = TypeVar("Gain", int, tuple[str, ...])
 Record = tuple[tuple[str, Any], ...]
 Hands = tuple[tuple[str, ...], ...]
 
-__all__ = ["Hands", "Record", "add_at", "evolve", "freeze", "remove_card", "thaw"]
+__all__ = ["Hands", "InZones", "Record", "add_at", "evolve", "freeze", "remove_card", "thaw"]
 
 if TYPE_CHECKING:
     # mypy checks every call as ``dataclasses.replace``: field names and their types.
@@ -57,6 +57,20 @@ def remove_card(hands: Hands, seat: int, card: str) -> Hands:
 def freeze(fields: Mapping[str, Any]) -> Record:
     """The record of an action as a hashable value: lists become tuples."""
     return tuple([(k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()])
+
+
+class InZones:
+    """The cards of some zones, asked about one card at a time: a view asks about one card
+    (its last action's), where the set of every card hidden from the seat would cost more
+    to build than the question."""
+
+    __slots__ = ("zones",)
+
+    def __init__(self, zones: Iterable[Sequence[str]]) -> None:
+        self.zones = tuple(zones)
+
+    def __contains__(self, card: object) -> bool:
+        return any(card in zone for zone in self.zones)
 
 
 def thaw(record: Record | None, hidden: Container[str] = ()) -> dict[str, Any] | None:

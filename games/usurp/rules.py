@@ -273,7 +273,7 @@ class UsurpRules(Engine[UsurpState]):
 
     # --- views -------------------------------------------------------------------------------
 
-    def view(self, state: UsurpState, seat: int | None) -> dict[str, Any]:
+    def view_says(self, state: UsurpState, seat: int | None) -> dict[str, Any]:
         table = state.table
 
         def down(d: Downcard) -> dict[str, Any]:

@@ -265,7 +265,7 @@ class WifeSwapRules(Engine[WifeSwapState]):
 
     # --- views and results ----------------------------------------------------------------
 
-    def view(self, state: WifeSwapState, seat: int | None) -> dict[str, Any]:
+    def view_says(self, state: WifeSwapState, seat: int | None) -> dict[str, Any]:
         phase = "over" if state.over else ("arrange" if state.arranger >= 0 else "play")
         families = [
             [

@@ -19,9 +19,17 @@ import uvicorn
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
+from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 from websockets.uri import parse_uri
 
-from app.http.websocket_protocol import PROTOCOL_PATH, Inbox, WriteGate, send_now_of
+from app.http.websocket_protocol import (
+    PROTOCOL_PATH,
+    Inbox,
+    WriteGate,
+    send_now_of,
+    text_frame,
+)
 
 
 def receive(text: str) -> Any:
@@ -88,6 +96,23 @@ def test_the_writing_gate_holds_writers_while_shut_and_forgets_a_cancelled_one()
         assert given_up.cancelled()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65_535, 65_536, 70_000])
+def test_a_text_frame_is_the_frame_websockets_writes(size: int) -> None:
+    payload = ("é" * size).encode()[:size]
+    server = ServerProtocol()
+    server.state = State.OPEN
+    server.send_text(payload)
+    assert text_frame(payload) == b"".join(server.data_to_send())
+    reader = StreamReader()
+    reader.feed_data(text_frame(payload))
+    parsed = Frame.parse(reader.read_exact, mask=False, max_size=None, extensions=[])
+    try:
+        next(parsed)
+    except StopIteration as done:
+        frame = done.value
+    assert frame.opcode is Opcode.TEXT and frame.fin and frame.data == payload
 
 
 # Far more than the kernel's socket buffers and the transport's high water mark hold, so
