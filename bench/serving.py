@@ -243,7 +243,9 @@ class Run:
             self.done.set()
 
 
-async def serve(tables: int, moves: int, seed: int, database_url: str | None) -> float:
+async def serve(
+    tables: int, moves: int, seed: int, database_url: str | None, target: int | None = None
+) -> float:
     """Play ``moves`` moves (after as many again to warm up) at ``tables`` tables; the
     server's CPU seconds for them."""
     workdir = Path(tempfile.mkdtemp(prefix="parlour-serving-"))
@@ -282,7 +284,8 @@ async def serve(tables: int, moves: int, seed: int, database_url: str | None) ->
                 assert response.is_success, response.text
                 cookies.append(str(response.cookies[COOKIE]))
                 api.cookies.clear()
-            body = {"game": "cupid", "seats": 2, "options": {}, "visibility": "private"}
+            options = {"target": target} if target else {}
+            body = {"game": "cupid", "seats": 2, "options": options, "visibility": "private"}
             headers = [{"cookie": f"{COOKIE}={c}", "origin": ORIGIN} for c in cookies]
             made = await api.post("/api/rooms", json=body, headers=headers[0])
             room = made.json()
@@ -310,13 +313,17 @@ async def serve(tables: int, moves: int, seed: int, database_url: str | None) ->
     return run.measured
 
 
-def instructions(tables: int, moves: int, seed: int, database_url: str | None) -> int:
+def instructions(
+    tables: int, moves: int, seed: int, database_url: str | None, target: int | None
+) -> int:
     """What valgrind counts for a whole run of ``moves`` moves (start-up and warm-up too)."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     command += [sys.executable, "-m", "bench.serving", "--tables", str(tables)]
     command += ["--moves", str(moves), "--seed", str(seed), "--no-write"]
     if database_url:
         command += ["--database-url", database_url]
+    if target:
+        command += ["--target", str(target)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}  # as bench/fan_out.py says why
     done = subprocess.run(
         command, cwd=machine.ROOT, env=env, capture_output=True, text=True, check=True, timeout=7200
@@ -334,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=4000, help="moves measured, after as many (4000)")
     p.add_argument("--seed", type=int, default=1, help="seed of the moves chosen (1)")
     p.add_argument("--database-url", help="the server's database (default: a fresh SQLite file)")
+    p.add_argument("--target", type=int, help="match target points (default: Cupid's 121)")
     p.add_argument(
         "--instructions",
         action="store_true",
@@ -343,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-write", action="store_true", help="print only; record nothing")
     args = p.parse_args(argv)
     when = machine.now()
-    spent = uvloop.run(serve(args.tables, args.moves, args.seed, args.database_url))
+    spent = uvloop.run(serve(args.tables, args.moves, args.seed, args.database_url, args.target))
     figures = [
         f"{args.moves} moves at {args.tables} tables: {1e6 * spent / args.moves:.1f} us of"
         " the server's CPU a move (this process, the seats' share taken out)"
@@ -352,8 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         if shutil.which("valgrind") is None:
             raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
-        fewer = instructions(args.tables, args.moves, args.seed, args.database_url)
-        more = instructions(args.tables, args.moves + SPAN, args.seed, args.database_url)
+        fewer = instructions(args.tables, args.moves, args.seed, args.database_url, args.target)
+        more = instructions(
+            args.tables, args.moves + SPAN, args.seed, args.database_url, args.target
+        )
         figures.append(
             f"{(more - fewer) // (2 * SPAN):,} instructions a move, the seats' included"
             f" (valgrind: {fewer:,} for {args.moves} moves, {more:,} for {args.moves + SPAN})"

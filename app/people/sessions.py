@@ -162,19 +162,18 @@ class Authenticator:
         now = utcnow()
         with self.sessions() as session:
             found = store.session_user(session=session, session_id=session_id, now=now)
-            if found is not None and found[0].used_at <= now - USE_RESOLUTION:
+            if found is not None and found.used_at <= now - USE_RESOLUTION:
                 store.mark_session_used(session=session, session_id=session_id, at=now)
         if found is None:
             return None
-        row, user = found
         return Identity(
-            user.id,
-            user.name,
-            user.username,
-            row.id,
-            row.expires_at,
-            user.created_at,
-            user.language,
+            found.user_id,
+            found.name,
+            found.username,
+            found.session_id,
+            found.expires_at,
+            found.created_at,
+            found.language,
         )
 
     def _keep(self, identity: Identity | None) -> Identity | None:
