@@ -35,7 +35,7 @@ from app.observability.metrics import CONNECTIONS
 from app.rooms.notifier import Presence
 from app.rooms.records import LiveRoom
 from app.rooms.render import Sent, pending
-from app.rooms.time_source import TimeSource, iso_at
+from app.rooms.time_source import WIRE_CLOCK, TimeSource
 
 SLOW_CLIENT_CLOSE = 4008  # policy: the client does not read what it is sent
 # The server process is stopping (a deploy): reconnect at once, another process serves the
@@ -175,7 +175,7 @@ class Connection:
 
     def now(self) -> str:
         """The server's time as a message going out now carries it."""
-        return iso_at(self._time_source.now()) or ""
+        return WIRE_CLOCK.text(self._time_source.now())
 
     def notify(self, now: str | None = None) -> None:
         """The room changed: queue what is new for this connection's seat. ``now`` is the

@@ -55,3 +55,27 @@ def stamp(epoch: float) -> datetime:
 def iso_at(epoch: float | None) -> str | None:
     """A time from the clock on the wire: ISO 8601 in UTC with a Z."""
     return None if epoch is None else stamp(epoch).isoformat() + "Z"
+
+
+class WireClock:
+    """The server's time as every message carries it (``now``): ``iso_at`` to the
+    millisecond, written once per millisecond however many rooms change in it — all the
+    moves of one commit are told in the same turn of the event loop, and formatting a time
+    costs more than looking it up."""
+
+    __slots__ = ("_millisecond", "_text")
+
+    def __init__(self) -> None:
+        self._millisecond = -1
+        self._text = ""
+
+    def text(self, epoch: float) -> str:
+        millisecond = int(epoch * 1000)
+        if millisecond != self._millisecond:
+            self._millisecond = millisecond
+            self._text = iso_at(millisecond / 1000) or ""
+        return self._text
+
+
+WIRE_CLOCK = WireClock()
+

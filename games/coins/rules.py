@@ -317,8 +317,10 @@ class CoinsRules(Engine[CoinsState]):
 def _hidden_zones(state: CoinsState, seat: int | None) -> tuple[tuple[str, ...], ...]:
     """The zones ``seat`` may not see: collected tricks lie face down; the trick on the
     table and the last completed trick are public."""
-    others = tuple(hand for s, hand in enumerate(state.hands) if s != seat)
-    return (*state.won, *others)
+    hands = state.hands
+    if seat is None or not 0 <= seat < len(hands):
+        return (*state.won, *hands)
+    return (*state.won, *hands[:seat], *hands[seat + 1 :])
 
 
 def _message(state: CoinsState, viewer: int | None) -> Told:

@@ -437,8 +437,10 @@ def _hidden_zones(state: CupidState, seat: int | None) -> tuple[tuple[str, ...],
     """The zones ``seat`` may not see. Collected tricks (both players', "not allowed to look
     at") and the prize trick are face down; the turn-up, the trick and the last completed
     trick are public."""
-    others = tuple(hand for s, hand in enumerate(state.hands) if s != seat)
-    return (state.stock, state.prize, *state.won, *others)
+    hands = state.hands
+    if seat is None or not 0 <= seat < len(hands):
+        return (state.stock, state.prize, *state.won, *hands)
+    return (state.stock, state.prize, *state.won, *hands[:seat], *hands[seat + 1 :])
 
 
 def _message(state: CupidState, viewer: int | None) -> Told:
