@@ -197,7 +197,11 @@ class Table:
             legal = view.get("legal_actions")
             if legal and seat.index in view.get("to_act", ()):
                 action = legal[self.rng.randrange(len(legal))]
-                seat.say(orjson.dumps({"type": "act", "version": message["version"], "action": action}).decode())
+                seat.say(
+                    orjson.dumps(
+                        {"type": "act", "version": message["version"], "action": action}
+                    ).decode()
+                )
                 self.run.moved()
         elif kind == "room":
             room = message["room"]
@@ -280,7 +284,9 @@ async def serve(
             table = Table(run, number, rng=random.Random(seed * 1000 + number))
             cookies = []
             for index in range(2):
-                response = await api.post("/api/session", json={"name": f"T{number}s{index}"}, headers={"origin": ORIGIN})
+                response = await api.post(
+                    "/api/session", json={"name": f"T{number}s{index}"}, headers={"origin": ORIGIN}
+                )
                 assert response.is_success, response.text
                 cookies.append(str(response.cookies[COOKIE]))
                 api.cookies.clear()

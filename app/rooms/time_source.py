@@ -78,4 +78,3 @@ class WireClock:
 
 
 WIRE_CLOCK = WireClock()
-
