@@ -377,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         figures.append(
             f"{(more - fewer) // (2 * SPAN):,} instructions a move, the seats' included"
-            f" (valgrind: {fewer:,} for {args.moves} moves, {more:,} for {args.moves + SPAN})"
+            f" (valgrind: {fewer:,} for the run of {args.moves} measured moves,"
+            f" {more:,} for that of {args.moves + SPAN})"
         )
         print(figures[-1])
     if not args.no_write:
