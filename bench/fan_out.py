@@ -20,11 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
-import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -122,19 +118,8 @@ async def deliver(rooms: int, moves: int, seed: int) -> float:
 
 def instructions(rooms: int, moves: int, seed: int) -> int:
     """What valgrind counts for a whole run of ``moves`` moves, start-up included."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    command += [sys.executable, "-m", "bench.fan_out", "--rooms", str(rooms)]
-    command += ["--moves", str(moves), "--seed", str(seed), "--no-write"]
-    # One hash seed for every count: sets and dicts of strings then lay out, and iterate,
-    # the same way in every run (with a random seed the counts of one code spread by 2 %).
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(
-        command, cwd=machine.ROOT, env=env, capture_output=True, text=True, check=True, timeout=3600
-    )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"valgrind printed no count: {done.stderr[-500:]}")
-    return int(found.group(1))
+    args = ["--rooms", str(rooms), "--moves", str(moves), "--seed", str(seed), "--no-write"]
+    return machine.instructions("bench.fan_out", args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,8 +149,6 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(figures[0], flush=True)
     if args.instructions:
-        if shutil.which("valgrind") is None:
-            raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
         fewer = instructions(args.rooms, args.moves, args.seed)
         more = instructions(args.rooms, args.moves + SPAN, args.seed)
         figures.append(
@@ -174,16 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(figures[-1])
     if not args.no_write:
-        lines = [
-            f"# Delivery of moves, {machine.stamp(when)}, commit {machine.commit()}",
-            "",
-            f"Command: `{machine.command_line('bench.fan_out', argv)}`.",
-            "",
-            f"Measured {machine.describe(when)}. How it works: bench/README.md.",
-            "",
-            *(f"- {figure}" for figure in figures),
-        ]
-        path = machine.write_result(args.results_dir, when, "fan-out", lines)
+        path = machine.record_figures(
+            args.results_dir, when, "fan-out", "Delivery of moves", "bench.fan_out", argv, figures
+        )
         print(f"recorded in {machine.shown(path)}")
     return 0
 

@@ -1,6 +1,6 @@
 """Facts about the machine and the checkout, printed with every benchmark figure, where
-benchmark runs are recorded (one Markdown file per run under bench/results/), and the
-Node.js the benchmarks that need it run."""
+benchmark runs are recorded (one Markdown file per run under bench/results/), the count of
+instructions of a run under valgrind, and the Node.js the benchmarks that need it run."""
 
 from __future__ import annotations
 
@@ -88,6 +88,50 @@ def write_result(directory: Path, when: datetime, kind: str, lines: Sequence[str
     path = result_path(directory, when, kind)
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
+
+
+def record_figures(
+    directory: Path,
+    when: datetime,
+    kind: str,
+    title: str,
+    module: str,
+    argv: Sequence[str],
+    figures: Sequence[str],
+) -> Path:
+    """Record a run whose figures are a list of lines: its title, command and machine, then
+    one item per figure; returns the new file's path."""
+    lines = [
+        f"# {title}, {stamp(when)}, commit {commit()}",
+        "",
+        f"Command: `{command_line(module, argv)}`.",
+        "",
+        f"Measured {describe(when)}. How it works: bench/README.md.",
+        "",
+        *(f"- {figure}" for figure in figures),
+    ]
+    return write_result(directory, when, kind, lines)
+
+
+def instructions(module: str, args: Sequence[str], timeout: float = 3600) -> int:
+    """What valgrind (callgrind) counts for one whole run of ``python -m module args``,
+    start-up included. Two such counts, of runs that differ only in how many moves they
+    make, divided by the difference, are the instructions a move: figures that the
+    machine's other load does not move, where times do."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += [sys.executable, "-m", module, *args]
+    # One hash seed for every count: sets and dicts of strings then lay out, and iterate,
+    # the same way in every run (with a random seed the counts of one code spread by 2 %).
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=timeout
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
 
 
 def shown(path: Path) -> str:

@@ -26,9 +26,7 @@ import argparse
 import asyncio
 import os
 import random
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -325,21 +323,12 @@ def instructions(
     tables: int, moves: int, seed: int, database_url: str | None, target: int | None
 ) -> int:
     """What valgrind counts for a whole run of ``moves`` moves (start-up and warm-up too)."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    command += [sys.executable, "-m", "bench.serving", "--tables", str(tables)]
-    command += ["--moves", str(moves), "--seed", str(seed), "--no-write"]
+    args = ["--tables", str(tables), "--moves", str(moves), "--seed", str(seed), "--no-write"]
     if database_url:
-        command += ["--database-url", database_url]
+        args += ["--database-url", database_url]
     if target:
-        command += ["--target", str(target)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}  # as bench/fan_out.py says why
-    done = subprocess.run(
-        command, cwd=machine.ROOT, env=env, capture_output=True, text=True, check=True, timeout=7200
-    )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"valgrind printed no count: {done.stderr[-500:]}")
-    return int(found.group(1))
+        args += ["--target", str(target)]
+    return machine.instructions("bench.serving", args, timeout=7200)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -369,8 +358,6 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(figures[0], flush=True)
     if args.instructions:
-        if shutil.which("valgrind") is None:
-            raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
         fewer = instructions(args.tables, args.moves, args.seed, args.database_url, args.target)
         more = instructions(
             args.tables, args.moves + SPAN, args.seed, args.database_url, args.target
@@ -382,16 +369,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(figures[-1])
     if not args.no_write:
-        lines = [
-            f"# The server's work per move, {machine.stamp(when)}, commit {machine.commit()}",
-            "",
-            f"Command: `{machine.command_line('bench.serving', argv)}`.",
-            "",
-            f"Measured {machine.describe(when)}. How it works: bench/README.md.",
-            "",
-            *(f"- {figure}" for figure in figures),
-        ]
-        path = machine.write_result(args.results_dir, when, "serving", lines)
+        title = "The server's work per move"
+        path = machine.record_figures(
+            args.results_dir, when, "serving", title, "bench.serving", argv, figures
+        )
         print(f"recorded in {machine.shown(path)}")
     return 0
 
