@@ -74,29 +74,25 @@ class FramesAtOnce:
 
 
 @contextmanager
-def a_table(server: LiveServer) -> Iterator[tuple[httpx.Client, str, str]]:
-    """A guest's client, a waiting room of theirs and their session cookie."""
+def a_table(server: LiveServer) -> Iterator[tuple[str, str]]:
+    """A waiting room of a guest's, and the guest's session cookie."""
     with httpx.Client(base_url=server.url, timeout=10) as http:
         assert http.post("/api/session", json={"name": "Ann"}).is_success
         room = http.post("/api/rooms", json={"game": "cupid"}).json()
-        yield http, str(room["id"]), str(http.cookies["parlour_session"])
-
-
-def kinds_after_joining(received: list[dict[str, Any]]) -> list[str]:
-    return [m["type"] for m in received if m["type"] not in ("room", "chat_log", "state")]
+        yield str(room["id"]), str(http.cookies["parlour_session"])
 
 
 def test_messages_sent_together_are_answered_in_the_order_sent(
     live_server_factory: Callable[..., LiveServer],
 ) -> None:
     server = live_server_factory()
-    with a_table(server) as (_http, room_id, cookie):
+    with a_table(server) as (room_id, cookie):
         client = FramesAtOnce(server, room_id, cookie)
         line = {"type": "chat", "channel": "table", "text": "first"}
         client.send_together(
             [{"type": "ping"}, line, {"type": "ping"}, {**line, "text": "second"}, {"type": "ping"}]
         )
-        client.until(lambda: kinds_after_joining(client.received).count("pong") == 3)
+        client.until(lambda: [m["type"] for m in client.received].count("pong") == 3)
         said = [m for m in client.received if m["type"] in ("pong", "chat")]
         assert [m["type"] for m in said] == ["pong", "chat", "pong", "chat", "pong"]
         assert [m["text"] for m in said if m["type"] == "chat"] == ["first", "second"]
@@ -107,7 +103,7 @@ def test_a_pile_of_messages_behind_one_being_answered_closes_the_socket_as_a_flo
 ) -> None:
     # At most rate_burst + max_rate_violations (3 + 5) messages wait behind the one answered.
     server = live_server_factory(RATE_BURST="3", MAX_RATE_VIOLATIONS="5")
-    with a_table(server) as (_http, room_id, cookie):
+    with a_table(server) as (room_id, cookie):
         client = FramesAtOnce(server, room_id, cookie)
         lines = [{"type": "chat", "channel": "table", "text": f"line {n}"} for n in range(20)]
         client.send_together(lines)
