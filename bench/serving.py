@@ -1,6 +1,7 @@
 """The server's own work for each move, end to end, in one process: bytes in, bytes out.
 
-The real app (``app.main.create_app``, on a fresh SQLite file or ``--database-url``) serves
+The real app (``app.main.create_app``, on a fresh SQLite file or ``--database-url``, which
+must hold no room of an earlier run unless ``--reset-postgres`` empties it first) serves
 ``--tables`` Cupid tables of two seats over the WebSocket protocol the server runs under
 uvicorn (``app.http.websocket_protocol.LeanWebSocketProtocol``), each socket on an
 in-memory transport instead of the network. Each seat is a websockets client protocol
@@ -17,6 +18,8 @@ On a shared machine times still drift; the count of instructions does not
 one hash seed for both, the difference divided by ``SPAN``; the seats' share is in it):
 
     python -m bench.serving
+    python -m bench.serving --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench \
+        --reset-postgres
     python -m bench.serving --moves 2000 --instructions      # a few minutes
 """
 
@@ -50,6 +53,7 @@ from app.http.websocket_protocol import PROTOCOL_PATH
 from bench import machine
 from bench.load.api import COOKIE
 from bench.load.protocols import ACCEPT_REMATCH
+from bench.load.servers import reset_postgres
 
 SPAN = 1000  # moves between the two counted runs
 HOST = "127.0.0.1"
@@ -248,12 +252,21 @@ class Run:
 
 
 async def serve(
-    tables: int, moves: int, seed: int, database_url: str | None, target: int | None = None
+    tables: int,
+    moves: int,
+    seed: int,
+    database_url: str | None,
+    target: int | None = None,
+    *,
+    reset: bool = False,
 ) -> tuple[float, int]:
     """Play ``moves`` moves (after as many again to warm up) at ``tables`` tables; the
-    server's CPU seconds for them, and how many matches ended in the whole run."""
+    server's CPU seconds for them, and how many matches ended in the whole run. ``reset``:
+    empty the PostgreSQL database at ``database_url`` first."""
     workdir = Path(tempfile.mkdtemp(prefix="parlour-serving-"))
     url = database_url or f"sqlite:///{workdir / 'serving.db'}"
+    if database_url and reset:
+        reset_postgres(database_url)
     os.environ.update(
         {
             "DATABASE_URL": url,
@@ -269,6 +282,8 @@ async def serve(
     from app.main import create_app
 
     upgrade_to_head(url)
+    if database_url:
+        refuse_earlier_rooms(database_url)
     app = create_app()
     config = uvicorn.Config(
         app, ws=PROTOCOL_PATH, log_config=None, lifespan="on", ws_per_message_deflate=False
@@ -319,13 +334,33 @@ async def serve(
     return run.measured, run.matches
 
 
+def refuse_earlier_rooms(database_url: str) -> None:
+    """Stop unless the database holds no room: the server would load the open rooms of
+    earlier runs as it starts, and their loading would be counted as this run's work."""
+    from sqlalchemy import func, select
+
+    from app.db import make_engine
+    from app.models import Room
+
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        rooms = connection.execute(select(func.count()).select_from(Room)).scalar_one()
+    engine.dispose()
+    if rooms:
+        raise SystemExit(
+            f"bench.serving: the database holds {rooms} rooms of earlier runs, which the"
+            " server would load as it starts; pass --reset-postgres to empty it first"
+        )
+
+
 def instructions(
     tables: int, moves: int, seed: int, database_url: str | None, target: int | None
 ) -> int:
-    """What valgrind counts for a whole run of ``moves`` moves (start-up and warm-up too)."""
+    """What valgrind counts for a whole run of ``moves`` moves (start-up and warm-up too),
+    on an emptied database when it is PostgreSQL's."""
     args = ["--tables", str(tables), "--moves", str(moves), "--seed", str(seed), "--no-write"]
     if database_url:
-        args += ["--database-url", database_url]
+        args += ["--database-url", database_url, "--reset-postgres"]
     if target:
         args += ["--target", str(target)]
     return machine.instructions("bench.serving", args, timeout=7200)
@@ -340,6 +375,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--database-url", help="the server's database (default: a fresh SQLite file)")
     p.add_argument("--target", type=int, help="match target points (default: Cupid's 121)")
     p.add_argument(
+        "--reset-postgres",
+        action="store_true",
+        help="drop and recreate schema public of --database-url first (not database 'test')",
+    )
+    p.add_argument(
         "--instructions",
         action="store_true",
         help=f"also count instructions per move under valgrind (--moves and {SPAN:,} more)",
@@ -349,7 +389,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     when = machine.now()
     spent, matches = uvloop.run(
-        serve(args.tables, args.moves, args.seed, args.database_url, args.target)
+        serve(
+            args.tables,
+            args.moves,
+            args.seed,
+            args.database_url,
+            args.target,
+            reset=args.reset_postgres,
+        )
     )
     figures = [
         f"{args.moves} moves at {args.tables} tables: {1e6 * spent / args.moves:.1f} us of"
