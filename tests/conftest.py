@@ -187,8 +187,10 @@ class Endpoint:
 class LiveServer(Endpoint):
     """The server in its own process, started as `make run` starts it (``app.serve``)."""
 
-    # The module run as the server (the browser tests run one that deals from a fixed seed).
+    # The module run as the server (the browser tests run one that deals from a fixed seed),
+    # and the arguments it is given before the address.
     module = "app.serve"
+    arguments: tuple[str, ...] = ("--no-migrate",)
 
     def __init__(self, database_url: str, data_dir: Path, **env: str) -> None:
         super().__init__(free_port())
@@ -239,7 +241,7 @@ class LiveServer(Endpoint):
                 sys.executable,
                 "-m",
                 self.module,
-                "--no-migrate",
+                *self.arguments,
                 "--host",
                 "127.0.0.1",
                 "--port",

@@ -188,8 +188,12 @@ class Thinkers:
         return await asyncio.wrap_future(future)
 
     def shutdown(self) -> None:
-        """Stop the workers (the app is shutting down); searches under way are dropped."""
+        """Stop the workers (the app is shutting down): work not yet begun is dropped, and
+        the search or judgement under way (a second at most) is waited for, so that the
+        workers have ended before the process does. A process may end with no exit hook
+        run — uvicorn's command line ends it by the signal it was sent — and workers not
+        waited for then outlive it."""
         with self._lock:
             if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool.shutdown(wait=True, cancel_futures=True)
                 self._pool = None
