@@ -282,7 +282,7 @@ async def serve(
     from app.main import create_app
 
     upgrade_to_head(url)
-    if database_url:
+    if database_url and not reset:
         refuse_earlier_rooms(database_url)
     app = create_app()
     config = uvicorn.Config(
