@@ -28,8 +28,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--runs",
         default="saturated,baseline,paced,idle",
-        help="comma list of saturated, baseline, paced, paced-baseline, crowd, idle, profile,"
-        " stalls, restart, memory (default: saturated,baseline,paced,idle)",
+        help="comma list of saturated, baseline, sharing, paced, paced-baseline, crowd, idle,"
+        " profile, stalls, restart, memory (default: saturated,baseline,paced,idle)",
     )
     p.add_argument("--database-url", help="server database (default: fresh SQLite file)")
     p.add_argument(
@@ -41,7 +41,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--processes",
         type=int,
         default=1,
-        help="server processes sharing the rooms (saturated and paced runs; needs Redis)",
+        help="server processes sharing the rooms (saturated, sharing and paced runs; needs Redis)",
     )
     p.add_argument(
         "--seats",
@@ -82,6 +82,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=10.0,
         help="restart run: seconds a restarted process serves before the next stops (10)",
+    )
+    p.add_argument(
+        "--sharing-rounds",
+        type=int,
+        default=3,
+        help="sharing run: rounds of one process then --processes, each saturated (3)",
     )
     p.add_argument("--profile-duration", type=float, default=15.0, help="profiled seconds (15)")
     p.add_argument(
@@ -151,7 +157,11 @@ async def main(args: argparse.Namespace, command: str) -> int:
             runs.saturated_result,
             runs.baseline_result,
             runs.idles,
-            runs.profile_lines + runs.stall_lines + runs.restart_lines + runs.memory_lines,
+            runs.sharing_lines
+            + runs.profile_lines
+            + runs.stall_lines
+            + runs.restart_lines
+            + runs.memory_lines,
         )
         kind = "load-" + (re.sub(r"[^a-z0-9]+", "-", db_label.lower()).strip("-") or "db")
         path = write_result(args.results_dir, when, kind, entry)

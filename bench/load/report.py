@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from statistics import median
 from typing import Any
 
 from bench.load.drive import IdleResult, Result
@@ -48,6 +49,24 @@ def format_result(r: Result) -> list[str]:
             f" (peak {drift.peak:.1f}), {drift.per_minute:+.2f} MB/min"
         )
     return lines
+
+
+def format_sharing(one: list[Result], shared: list[Result], processes: int) -> list[str]:
+    """The sharing run's verdict: server CPU per action of one process and of
+    ``processes`` sharing the rooms, the median of each run's figure, and their ratio."""
+    alone = median(r.server_cpu_us_per_action for r in one)
+    together = median(r.server_cpu_us_per_action for r in shared)
+    ratio = together / alone if alone else float("nan")
+    each = ", ".join(
+        f"{a.server_cpu_us_per_action:.0f}/{b.server_cpu_us_per_action:.0f}"
+        for a, b in zip(one, shared, strict=True)
+    )
+    return [
+        f"sharing: server CPU per action, one process / {processes} processes added up,"
+        f" round by round: {each} us",
+        f"  medians {alone:.0f} / {together:.0f} us: {processes} processes cost"
+        f" {ratio:.2f} x one process (target <= 1.2)",
+    ]
 
 
 def format_idle(idle: IdleResult) -> str:

@@ -1,7 +1,8 @@
 """The runs a load benchmark can make, in the order it makes them: saturated, the echo
-baseline, paced, the echo baseline paced, paced under the stall probe, paced with the
-processes restarted in turn, the crowd under the memory probe, idle connections and a
-profiled saturated run. Each is shown as it ends and kept for the record."""
+baseline, saturated on one process and on several in turn, paced, the echo baseline paced,
+paced under the stall probe, paced with the processes restarted in turn, the crowd under
+the memory probe, idle connections and a profiled saturated run. Each is shown as it ends
+and kept for the record."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ from bench.load.drive import IdleResult, Result, drive, measure_idle
 from bench.load.generator import ProtocolFactory
 from bench.load.profiling import start_profiler, summarise_profile, wait_for_profiler
 from bench.load.protocols import echo, parlour
-from bench.load.report import format_idle, format_memory, format_result, speed_ratio
+from bench.load.report import (
+    format_idle,
+    format_memory,
+    format_result,
+    format_sharing,
+    speed_ratio,
+)
 from bench.load.restarts import RestartResult, drive_restarts, format_restarts
 from bench.load.servers import RATE_LIMIT_RAISED, Launcher, Server, stopped_after
 from bench.load.stalls import STALL_MS, stall_report
@@ -59,6 +66,7 @@ class Runs:
         self.memory_lines: list[str] = []
         self.restart_result: RestartResult | None = None
         self.restart_lines: list[str] = []
+        self.sharing_lines: list[str] = []
         self.shown: list[str] = []
 
     @property
@@ -83,6 +91,8 @@ class Runs:
         if self.saturated_result and self.baseline_result:
             ratio = speed_ratio(self.saturated_result, self.baseline_result)
             self.show([f"ratio actions/s / baseline round trips/s = {ratio:.2f} (target >= 0.5)"])
+        if "sharing" in names:
+            await self.sharing()
         if "paced" in names:
             await self.paced()
         if "paced-baseline" in names:
@@ -149,6 +159,24 @@ class Runs:
         protocol = echo(self.state_bytes(1400))
         servers = self.launcher.echo()
         self.baseline_result = await self.measure(servers, "echo baseline", protocol, paced=False)
+
+    async def sharing(self) -> None:
+        """Saturated on one process, then on ``--processes`` sharing every room, in turn,
+        ``--sharing-rounds`` times: what sharing the rooms costs, as the ratio of the
+        median server CPU per action of each (all processes added up), measured in this
+        one run so that the machine's drift from minute to minute falls on both."""
+        processes = self.launcher.processes
+        if processes < 2 or not self.launcher.database_url:
+            raise SystemExit("the sharing run needs --processes 2 or more and --database-url")
+        one: list[Result] = []
+        shared: list[Result] = []
+        for _ in range(self.args.sharing_rounds):
+            alone = self.launcher.parlour("sharing-one", one_process=True, env=RATE_LIMIT_RAISED)
+            one.append(await self.measure(alone, "parlour, one process", self.parlour, paced=False))
+            servers = self.launcher.parlour("sharing", env=RATE_LIMIT_RAISED)
+            shared.append(await self.measure(servers, "parlour", self.parlour, paced=False))
+        self.sharing_lines = format_sharing(one, shared, processes)
+        self.show(self.sharing_lines)
 
     async def paced(self) -> None:
         """Every seat acts every ``--pace`` seconds when it may (the default limits)."""
