@@ -1,7 +1,9 @@
 """Redis pub/sub for the processes: batched publishing, subscriptions that outlive Redis.
 
 Messages are published from one task in pipelines, so a burst of notices costs one round
-trip; a batch that fails is sent again, in order, once Redis answers. The listener keeps
+trip; the writes of the hashes that go with them (who is connected to a room, for a
+process joining late) leave in the same pipelines, in order with the messages. A batch
+that fails is sent again, in order, once Redis answers. The listener keeps
 this process's subscriptions in a set and, whenever its connection breaks (Redis
 restarted, a network cut), connects again with growing pauses, subscribes to all of them
 again and calls ``on_reconnect`` — messages published to it in between are lost, so the
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -25,6 +28,18 @@ from app.observability.metrics import REDIS_ERRORS
 log = logging.getLogger("parlour.cluster")
 
 Handler = Callable[[str, bytes], None]
+
+
+class Outgoing(NamedTuple):
+    """What the publishing task sends, in order: a message ("publish" to channel ``name``)
+    or a hash's field set ("hset" in hash ``name``) or removed ("hdel")."""
+
+    command: str
+    name: str
+    field: str
+    value: bytes
+
+
 # Messages kept while Redis is unreachable; older ones are dropped beyond this (the copies
 # that miss them catch up from the database).
 MAX_OUTBOX = 10_000
@@ -43,7 +58,7 @@ class RedisBus:
         self._on_reconnect = on_reconnect
         self._channels: set[str] = set()
         self._pubsub: PubSub | None = None
-        self._outbox: list[tuple[str, bytes]] = []
+        self._outbox: list[Outgoing] = []
         self._outbox_ready = asyncio.Event()
         self._sending = False  # a batch is on its way to Redis
         self._tasks: list[asyncio.Task[None]] = []
@@ -68,7 +83,16 @@ class RedisBus:
 
     def publish(self, channel: str, payload: bytes) -> None:
         """Queue a message; it leaves with the next batch."""
-        self._outbox.append((channel, payload))
+        self._outbox.append(Outgoing("publish", channel, "", payload))
+        self._outbox_ready.set()
+
+    def store(self, key: str, field: str, value: bytes | None) -> None:
+        """Queue a hash's field to be set to ``value`` (removed when None); it leaves with
+        the next batch, after the messages queued before it."""
+        if value is None:
+            self._outbox.append(Outgoing("hdel", key, field, b""))
+        else:
+            self._outbox.append(Outgoing("hset", key, field, value))
         self._outbox_ready.set()
 
     async def flushed(self) -> None:
@@ -89,8 +113,13 @@ class RedisBus:
             self._sending = True
             try:
                 pipe = self.redis.pipeline(transaction=False)
-                for channel, payload in batch:
-                    pipe.publish(channel, payload)
+                for out in batch:
+                    if out.command == "publish":
+                        pipe.publish(out.name, out.value)
+                    elif out.command == "hset":
+                        pipe.hset(out.name, out.field, out.value)
+                    else:
+                        pipe.hdel(out.name, out.field)
                 await pipe.execute()
             except (RedisError, OSError) as error:
                 REDIS_ERRORS.labels(operation="publish").inc()
@@ -116,19 +145,25 @@ class RedisBus:
 
     # --- subscribing --------------------------------------------------------------------
 
-    async def subscribe(self, channel: str) -> None:
-        if channel in self._channels:
+    async def subscribe(self, *channels: str) -> None:
+        """Listen to ``channels`` too, in one command (those listened to already aside)."""
+        new = [channel for channel in channels if channel not in self._channels]
+        if not new:
             return
-        self._channels.add(channel)
+        self._channels.update(new)
         if self._pubsub is not None and self.connected.is_set():
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.subscribe(channel)
+                await self._pubsub.subscribe(*new)
 
-    async def unsubscribe(self, channel: str) -> None:
-        self._channels.discard(channel)
+    async def unsubscribe(self, *channels: str) -> None:
+        """Stop listening to ``channels``, in one command (those not listened to aside)."""
+        gone = [channel for channel in channels if channel in self._channels]
+        if not gone:
+            return
+        self._channels.difference_update(gone)
         if self._pubsub is not None and self.connected.is_set():
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.unsubscribe(channel)
+                await self._pubsub.unsubscribe(*gone)
 
     async def _listen(self) -> None:
         pause = 0.05

@@ -315,8 +315,7 @@ class Cluster:
         ``new``: this process has just stored the room. If this claim wins, any other
         process holding a copy found this one the owner, so it says it follows: until one
         does, nobody listens to the room's notices and none is published."""
-        await self.bus.subscribe(self.channels.presence(room.id))
-        await self.bus.subscribe(self.channels.talk(room.id))
+        await self.bus.subscribe(self.channels.presence(room.id), self.channels.talk(room.id))
         if new:
             # Before the claim: a process that finds this one the owner may say it follows
             # before the claim's answer is read here.
@@ -387,9 +386,10 @@ class Cluster:
         self._meta.pop(room.id, None)
         self._noticed.pop(room.id, None)
         self.presence.forget_room(room.id)
-        await self.bus.unsubscribe(self.channels.room(room.id))
-        await self.bus.unsubscribe(self.channels.presence(room.id))
-        await self.bus.unsubscribe(self.channels.talk(room.id))
+        channels = self.channels
+        await self.bus.unsubscribe(
+            channels.room(room.id), channels.presence(room.id), channels.talk(room.id)
+        )
         if self.leases.holds(room.id):
             with contextlib.suppress(RedisError, OSError):
                 await self.leases.release(room.id)

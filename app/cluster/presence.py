@@ -8,7 +8,6 @@ its heartbeat are dropped.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from dataclasses import dataclass
 
@@ -70,15 +69,10 @@ class ClusterPresence:
             "here": orjson.loads(here.payload()),
         }
         self._bus.publish(self._channels.presence(room_id), orjson.dumps(message))
-        asyncio.get_running_loop().create_task(self._store(room_id, here))
-
-    async def _store(self, room_id: str, here: Here) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            key = self._channels.presence_key(room_id)
-            if here.watchers:
-                await self._redis.hset(key, self.process_id, here.payload())
-            else:
-                await self._redis.hdel(key, self.process_id)
+        # Kept for a process that starts watching the room later (``learn``): written in
+        # the same batch as the message, after it.
+        key = self._channels.presence_key(room_id)
+        self._bus.store(key, self.process_id, here.payload() if here.watchers else None)
 
     async def learn(self, room_id: str) -> None:
         """Read who is connected to a room through the other processes (on first holding
