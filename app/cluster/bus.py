@@ -17,11 +17,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from app.observability.metrics import REDIS_ERRORS
 
@@ -34,7 +34,7 @@ class Outgoing(NamedTuple):
     """What the publishing task sends, in order: a message ("publish" to channel ``name``)
     or a hash's field set ("hset" in hash ``name``) or removed ("hdel")."""
 
-    command: str
+    command: Literal["publish", "hset", "hdel"]
     name: str
     field: str
     value: bytes
@@ -120,7 +120,11 @@ class RedisBus:
                         pipe.hset(out.name, out.field, out.value)
                     else:
                         pipe.hdel(out.name, out.field)
-                await pipe.execute()
+                # A command Redis refuses (a hash write on a key of another type, a full
+                # or read-only Redis) is answered in its place and dropped: sent again, it
+                # would be refused again, and the batch's messages sent again with it.
+                answers = await pipe.execute(raise_on_error=False)
+                self._refused(batch, answers)
             except (RedisError, OSError) as error:
                 REDIS_ERRORS.labels(operation="publish").inc()
                 # Keep the batch, in order, and try again: the first command on a
@@ -132,7 +136,7 @@ class RedisBus:
                 if len(self._outbox) > MAX_OUTBOX:
                     dropped = len(self._outbox) - MAX_OUTBOX
                     del self._outbox[:dropped]
-                    log.warning("dropped %d messages while Redis was away", dropped)
+                    log.warning("dropped %d messages and writes while Redis was away", dropped)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, self.max_pause)
                 self._outbox_ready.set()
@@ -142,6 +146,15 @@ class RedisBus:
                 failing, pause = False, 0.02
             finally:
                 self._sending = False
+
+    @staticmethod
+    def _refused(batch: list[Outgoing], answers: list[object]) -> None:
+        for out, answer in zip(batch, answers, strict=True):
+            if isinstance(answer, ResponseError):
+                REDIS_ERRORS.labels(
+                    operation="publish" if out.command == "publish" else "store"
+                ).inc()
+                log.warning("Redis refused %s %s (%s); dropped", out.command, out.name, answer)
 
     # --- subscribing --------------------------------------------------------------------
 
@@ -175,10 +188,14 @@ class RedisBus:
                 await self._pubsub.subscribe(*subscribed)
                 self.connected.set()
                 # Channels added while that subscription was on its way were subscribed by
-                # neither it nor ``subscribe`` (not connected yet): subscribe them now.
+                # neither it nor ``subscribe`` (not connected yet): subscribe them now; and
+                # those let go of meanwhile were subscribed by it alone: let go of them.
                 missed = self._channels - subscribed
                 if missed:
                     await self._pubsub.subscribe(*missed)
+                stale = subscribed - self._channels
+                if stale:
+                    await self._pubsub.unsubscribe(*stale)
                 if not first:
                     log.warning("Redis is back; catching up")
                     await self._on_reconnect()

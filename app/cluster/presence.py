@@ -68,11 +68,13 @@ class ClusterPresence:
             "proc": self.process_id,
             "here": orjson.loads(here.payload()),
         }
-        self._bus.publish(self._channels.presence(room_id), orjson.dumps(message))
-        # Kept for a process that starts watching the room later (``learn``): written in
-        # the same batch as the message, after it.
+        # Kept for a process that starts holding the room later, which subscribes to the
+        # room's presence channel and then reads the hash (``learn``). Written before the
+        # message, in the same batch: a process that read the hash before the write hears
+        # the message, and one that subscribed after the message reads the write.
         key = self._channels.presence_key(room_id)
         self._bus.store(key, self.process_id, here.payload() if here.watchers else None)
+        self._bus.publish(self._channels.presence(room_id), orjson.dumps(message))
 
     async def learn(self, room_id: str) -> None:
         """Read who is connected to a room through the other processes (on first holding

@@ -89,7 +89,7 @@ DATABASE_ERRORS = Counter(
 )
 REDIS_ERRORS = Counter(
     "parlour_redis_errors",
-    "Redis calls that failed (unreachable, timed out), by what the call was for.",
+    "Redis calls that failed (unreachable, timed out, refused), by what the call was for.",
     ["operation"],
 )
 REFUSALS = Counter(

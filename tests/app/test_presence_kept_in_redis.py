@@ -77,3 +77,88 @@ def test_a_late_process_learns_who_is_connected_elsewhere(redis_server: RedisSer
         await redis_b.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_hash_write_redis_refuses_neither_stops_nor_repeats_the_messages(
+    redis_server: RedisServer,
+) -> None:
+    async def scenario() -> None:
+        channels = Channels("refused-test")
+        heard: list[bytes] = []
+
+        async def nothing() -> None:
+            return None
+
+        redis = Redis.from_url(redis_server.url)
+        listening = Redis.from_url(redis_server.url)
+        # A string where the hash should be: Redis answers the HSET with WRONGTYPE.
+        await redis.set("refused-test:not-a-hash", "x")
+        bus = RedisBus(redis, lambda _c, _d: None, nothing)
+        ear = RedisBus(listening, lambda _c, data: heard.append(data), nothing)
+        bus.start({channels.inbox("proc-a")})
+        ear.start({channels.talk("r1")})
+        await ear.connected.wait()
+
+        bus.publish(channels.talk("r1"), b"first")
+        bus.store("refused-test:not-a-hash", "proc-a", b"{}")
+        bus.publish(channels.talk("r1"), b"second")
+        await bus.flushed()
+        bus.publish(channels.talk("r1"), b"last")
+        async with asyncio.timeout(5):
+            while b"last" not in heard:
+                await asyncio.sleep(0.01)
+        assert heard == [b"first", b"second", b"last"]
+        assert await redis.get("refused-test:not-a-hash") == b"x"
+
+        await bus.close()
+        await ear.close()
+        await redis.aclose()
+        await listening.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_several_channels_are_listened_to_and_let_go_together(redis_server: RedisServer) -> None:
+    async def scenario() -> None:
+        channels = Channels("channels-test")
+        heard: list[str] = []
+
+        async def nothing() -> None:
+            return None
+
+        redis = Redis.from_url(redis_server.url)
+        bus = RedisBus(redis, lambda channel, _d: heard.append(channel), nothing)
+        bus.start({channels.inbox("proc-a")})
+        await bus.connected.wait()
+        room, here, talk = channels.room("r1"), channels.presence("r1"), channels.talk("r1")
+
+        await bus.subscribe(here, talk)
+        await bus.subscribe(room, here)  # ``here`` is listened to already
+        async with asyncio.timeout(5):
+            while dict(await redis.pubsub_numsub(room, here, talk)) != {
+                room.encode(): 1,
+                here.encode(): 1,
+                talk.encode(): 1,
+            }:
+                await asyncio.sleep(0.01)
+        for channel in (room, here, talk):
+            await redis.publish(channel, b"{}")
+        async with asyncio.timeout(5):
+            while len(heard) < 3:
+                await asyncio.sleep(0.01)
+        assert sorted(heard) == sorted([room, here, talk])
+
+        await bus.unsubscribe(room, talk)
+        await bus.unsubscribe(room)  # let go of already: nothing is sent
+        async with asyncio.timeout(5):
+            while dict(await redis.pubsub_numsub(room, here, talk)) != {
+                room.encode(): 0,
+                here.encode(): 1,
+                talk.encode(): 0,
+            }:
+                await asyncio.sleep(0.01)
+
+        await bus.close()
+        await redis.aclose()
+
+    asyncio.run(scenario())
