@@ -4,13 +4,12 @@ bench/results/ is left alone). No timing is asserted; the figures are benchmark 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.load_runs import ROOT, run_load
+
 RESULTS = ROOT / "bench" / "results"
 
 FIGURES = (
@@ -44,47 +43,36 @@ def _listing(directory: Path) -> list[str]:
 @pytest.mark.timeout(660)  # above the run's own guard below, so that guard is what speaks
 def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
     before = _listing(RESULTS)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.load",
-            "--runs",
-            "saturated,baseline,paced,paced-baseline,crowd,stalls,memory,idle",
-            "--rooms",
-            "3",
-            "--paced-rooms",
-            "4",
-            "--pace",
-            "0.2",
-            "--crowd-rooms",
-            "4",
-            "--crowd-pace",
-            "0.2",
-            "--target",
-            "10",
-            "--warmup",
-            "0.5",
-            "--duration",
-            "2",
-            "--paced-duration",
-            "2",
-            "--sample-every",
-            "0.5",
-            "--idle",
-            "20",
-            "--results-dir",
-            str(tmp_path),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        # A guard against a hung run, not a time limit: about a minute on a quiet machine,
-        # several times that beside the browser tests and the other test workers (pytest's
-        # own limit for this test is set above it).
-        timeout=600,
-        check=False,
-    )
+    options = [
+        "--runs",
+        "saturated,baseline,paced,paced-baseline,crowd,stalls,memory,idle",
+        "--rooms",
+        "3",
+        "--paced-rooms",
+        "4",
+        "--pace",
+        "0.2",
+        "--crowd-rooms",
+        "4",
+        "--crowd-pace",
+        "0.2",
+        "--target",
+        "10",
+        "--warmup",
+        "0.5",
+        "--duration",
+        "2",
+        "--paced-duration",
+        "2",
+        "--sample-every",
+        "0.5",
+        "--idle",
+        "20",
+    ]
+    # A guard against a hung run, not a time limit: about a minute on a quiet machine,
+    # several times that beside the browser tests and the other test workers (pytest's
+    # own limit for this test is set above it).
+    result = run_load(options, tmp_path, timeout=600)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert out.count("errors               0 (none)") == 7, out
@@ -108,25 +96,7 @@ def test_load_benchmark_smoke_run(tmp_path: Path) -> None:
 
 
 def test_load_benchmark_no_write_records_nothing(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.load",
-            "--runs",
-            "idle",
-            "--idle",
-            "4",
-            "--results-dir",
-            str(tmp_path),
-            "--no-write",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_load(["--runs", "idle", "--idle", "4", "--no-write"], tmp_path, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "idle parlour: " in result.stdout
     assert "recorded in" not in result.stdout

@@ -5,57 +5,15 @@ than the reconnects is counted. No timing is asserted; the figures are benchmark
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
-from tests.app.redis_server import RedisServer
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.load_runs import run_load_on_processes
 
 
 def test_restart_run_smoke(tmp_path: Path, postgres_url: str) -> None:
-    try:
-        redis = RedisServer(tmp_path).start()
-    except FileNotFoundError:
-        pytest.skip("redis-server is not installed (the restart run needs it)")
-    try:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bench.load",
-                "--runs",
-                "restart",
-                "--processes",
-                "2",
-                "--paced-rooms",
-                "4",
-                "--pace",
-                "0.2",
-                "--target",
-                "10",
-                "--warmup",
-                "0.5",
-                "--settle",
-                "0.5",
-                "--database-url",
-                postgres_url,
-                "--redis-url",
-                redis.url,
-                "--results-dir",
-                str(tmp_path),
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-    finally:
-        redis.stop()
+    options = ["--runs", "restart", "--processes", "2", "--paced-rooms", "4"]
+    options += ["--pace", "0.2", "--target", "10", "--warmup", "0.5", "--settle", "0.5"]
+    result = run_load_on_processes(options, tmp_path, postgres_url)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert "lost acknowledged    0 " in out, out

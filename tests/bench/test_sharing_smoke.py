@@ -6,59 +6,18 @@ them. No timing is asserted; the figures are benchmark output."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.app.redis_server import RedisServer
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.load_runs import run_load_on_processes
 
 
 def test_sharing_run_smoke(tmp_path: Path, postgres_url: str) -> None:
-    try:
-        redis = RedisServer(tmp_path).start()
-    except FileNotFoundError:
-        pytest.skip("redis-server is not installed (the sharing run needs it)")
-    try:
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bench.load",
-                "--runs",
-                "sharing",
-                "--sharing-rounds",
-                "2",
-                "--processes",
-                "2",
-                "--seats",
-                "referee",
-                "--rooms",
-                "4",
-                "--target",
-                "10",
-                "--warmup",
-                "0.5",
-                "--duration",
-                "1.5",
-                "--database-url",
-                postgres_url,
-                "--redis-url",
-                redis.url,
-                "--results-dir",
-                str(tmp_path),
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-    finally:
-        redis.stop()
+    options = ["--runs", "sharing", "--sharing-rounds", "2", "--processes", "2"]
+    options += ["--seats", "referee", "--rooms", "4", "--target", "10"]
+    options += ["--warmup", "0.5", "--duration", "1.5"]
+    result = run_load_on_processes(options, tmp_path, postgres_url)
     out = result.stdout
     assert result.returncode == 0, out + result.stderr
     assert out.count("parlour, one process: saturated, 4 rooms") == 2, out
