@@ -28,8 +28,12 @@ class Here:
     users: frozenset[str]
     watchers: int
 
+    def data(self) -> dict[str, object]:
+        """As the presence message and the hash carry it (``of`` reads it back)."""
+        return {"users": sorted(self.users), "watchers": self.watchers}
+
     def payload(self) -> bytes:
-        return orjson.dumps({"users": sorted(self.users), "watchers": self.watchers})
+        return orjson.dumps(self.data())
 
     @staticmethod
     def parse(payload: bytes | str) -> Here:
@@ -63,17 +67,14 @@ class ClusterPresence:
         if not again and self._shared.get(room_id) == here:
             return
         self._shared[room_id] = here
-        message = {
-            "kind": "presence",
-            "proc": self.process_id,
-            "here": orjson.loads(here.payload()),
-        }
+        data = here.data()
+        message = {"kind": "presence", "proc": self.process_id, "here": data}
         # Kept for a process that starts holding the room later, which subscribes to the
         # room's presence channel and then reads the hash (``learn``). Written before the
         # message, in the same batch: a process that read the hash before the write hears
         # the message, and one that subscribed after the message reads the write.
         key = self._channels.presence_key(room_id)
-        self._bus.store(key, self.process_id, here.payload() if here.watchers else None)
+        self._bus.store(key, self.process_id, orjson.dumps(data) if here.watchers else None)
         self._bus.publish(self._channels.presence(room_id), orjson.dumps(message))
 
     async def learn(self, room_id: str) -> None:
