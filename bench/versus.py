@@ -12,6 +12,11 @@ that new (p50, p99), and the server process's CPU per move. Then one table: ever
 beside boardgame.io's, with how much of a core the server and the other processes used and
 the machine's load average over each run (the machine may be shared).
 
+On a shared machine the same run minutes apart has differed by half, so ``--rounds N`` runs
+the contenders of each mode in turn N times: each ratio is taken between runs of one round,
+minutes apart at most, and a second table gives every contender's median over the rounds,
+its ratios the medians of the rounds' own.
+
 boardgame.io is installed by ``npm ci`` from bench/bgio/package-lock.json into
 bench/bgio/node_modules (git-ignored) on first use. The run is recorded in bench/results/
 (``<date>-<time>-versus.md``) unless ``--no-write``.
@@ -30,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from statistics import median
 
 from bench.load.bgio import bgio
 from bench.load.drive import Result, drive
@@ -71,6 +77,7 @@ class Measured:
 
     result: Result
     load: tuple[float, float]
+    round: int = 1
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -99,6 +106,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rooms", type=int, default=100, help="rooms in saturated runs (100)")
     p.add_argument("--paced-rooms", type=int, default=500, help="rooms in paced runs (500)")
     p.add_argument("--pace", type=float, default=2.0, help="paced: seconds between acts (2)")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run each mode's servers in turn this many times; medians of the rounds (1)",
+    )
     p.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (5)")
     p.add_argument("--duration", type=float, default=20.0, help="saturated seconds (20)")
     p.add_argument("--paced-duration", type=float, default=60.0, help="paced seconds (60)")
@@ -140,8 +153,10 @@ def contenders(args: argparse.Namespace, workdir: Path) -> list[Contender]:
     return [known[name] for name in names]
 
 
-async def measure(args: argparse.Namespace, contender: Contender, saturated: bool) -> Measured:
-    """One contender, saturated or paced; its server stopped after."""
+async def measure(
+    args: argparse.Namespace, contender: Contender, saturated: bool, round_: int = 1
+) -> Measured:
+    """One contender, saturated or paced, in round ``round_``; its server stopped after."""
     run = "saturated" if saturated else "paced"
     load0 = os.getloadavg()[0]
     with stopped_after(contender.start(run, saturated)) as servers:
@@ -155,7 +170,7 @@ async def measure(args: argparse.Namespace, contender: Contender, saturated: boo
             duration=args.duration if saturated else args.paced_duration,
             quiet_wait=args.quiet_wait,
         )
-    return Measured(result, (load0, os.getloadavg()[0]))
+    return Measured(result, (load0, os.getloadavg()[0]), round_)
 
 
 def times(value: float, base: float) -> str:
@@ -163,18 +178,26 @@ def times(value: float, base: float) -> str:
     return f"{value / base:.2f}x" if base and base == base else "—"
 
 
+def baselines(measured: list[Measured]) -> dict[tuple[str, int], Result]:
+    """boardgame.io's run of each mode and round, which the others of it are set beside."""
+    return {(m.result.mode, m.round): m.result for m in measured if m.result.label == BGIO}
+
+
 def comparison(measured: list[Measured]) -> list[str]:
-    """The Markdown table: each run beside boardgame.io's run of the same mode."""
-    base = {m.result.mode: m.result for m in measured if m.result.label == BGIO}
+    """The Markdown table: each run beside boardgame.io's run of the same mode and round."""
+    base = baselines(measured)
+    rounds = max((m.round for m in measured), default=1) > 1
     out = [
-        "| run | mode | rooms | moves/s | x bgio | p50 ms | p99 ms | p99 x bgio |"
+        ("| round " if rounds else "")
+        + "| run | mode | rooms | moves/s | x bgio | p50 ms | p99 ms | p99 x bgio |"
         " server µs CPU/move | x bgio | server CPU | other CPU | errors | load avg |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        ("|--:" if rounds else "") + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for m in measured:
-        r, b = m.result, base.get(m.result.mode)
+        r, b = m.result, base.get((m.result.mode, m.round))
         out.append(
-            f"| {r.label} | {r.mode} | {r.rooms} | {r.actions_per_s:,.0f} |"
+            (f"| {m.round} " if rounds else "")
+            + f"| {r.label} | {r.mode} | {r.rooms} | {r.actions_per_s:,.0f} |"
             f" {times(r.actions_per_s, b.actions_per_s) if b else '—'} | {r.p50_ms:.2f} |"
             f" {r.p99_ms:.2f} | {times(r.p99_ms, b.p99_ms) if b else '—'} |"
             f" {r.server_cpu_us_per_action:.0f} |"
@@ -182,6 +205,48 @@ def comparison(measured: list[Measured]) -> list[str]:
             f" {r.server_cpu_pct:.0f}% | {max(0.0, r.other_cpu_pct):.0f}% |"
             f" {r.error_count} | {m.load[0]:.2f} → {m.load[1]:.2f} |"
         )
+    return out
+
+
+def median_ratio(paired: list[tuple[Result, Result]], figure: Callable[[Result], float]) -> str:
+    """The median over rounds of a run's ``figure`` divided by boardgame.io's of its round."""
+    ratios = [figure(r) / figure(b) for r, b in paired if figure(b)]
+    return f"{median(ratios):.2f}x" if ratios else "—"
+
+
+def medians(measured: list[Measured]) -> list[str]:
+    """The Markdown table of several rounds: each contender's median figures over them, and
+    the median of its ratios to boardgame.io's run of the same round."""
+    base = baselines(measured)
+    runs: dict[tuple[str, str], list[Measured]] = {}
+    for m in measured:
+        runs.setdefault((m.result.mode, m.result.label), []).append(m)
+    out = [
+        "| run | mode | rounds | moves/s | x bgio | p99 ms | p99 x bgio |"
+        " server µs CPU/move | x bgio | errors |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for (mode, label), each in runs.items():
+        results = [m.result for m in each]
+        paired = [(m.result, base[(mode, m.round)]) for m in each if (mode, m.round) in base]
+        out.append(
+            f"| {label} | {mode} | {len(each)} |"
+            f" {median(r.actions_per_s for r in results):,.0f} |"
+            f" {median_ratio(paired, lambda r: r.actions_per_s)} |"
+            f" {median(r.p99_ms for r in results):.2f} |"
+            f" {median_ratio(paired, lambda r: r.p99_ms)} |"
+            f" {median(r.server_cpu_us_per_action for r in results):.0f} |"
+            f" {median_ratio(paired, lambda r: r.server_cpu_us_per_action)} |"
+            f" {sum(r.error_count for r in results)} |"
+        )
+    return out
+
+
+def tables(measured: list[Measured]) -> list[str]:
+    """Every run beside boardgame.io's; with several rounds, their medians after."""
+    out = comparison(measured)
+    if max((m.round for m in measured), default=1) > 1:
+        out += ["", *medians(measured)]
     return out
 
 
@@ -209,7 +274,7 @@ def entry(
     ]
     if args.note:
         out += ["", args.note]
-    out += ["", *comparison(measured), "", "```"]
+    out += ["", *tables(measured), "", "```"]
     for m in measured:
         out += format_result(m.result)
     return [*out, "```"]
@@ -223,19 +288,24 @@ async def main(args: argparse.Namespace, command: str) -> int:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if set(modes) - {"saturated", "paced"}:
         raise SystemExit("--modes: saturated, paced")
+    if args.rounds < 1:
+        raise SystemExit("--rounds: 1 or more")
     measured: list[Measured] = []
     try:
         for mode in modes:
-            for contender in contenders(args, workdir):
-                m = await measure(args, contender, mode == "saturated")
-                measured.append(m)
-                lines = format_result(m.result)
-                lines.append(f"  load average         {m.load[0]:.2f} -> {m.load[1]:.2f}")
-                print("\n".join(lines), flush=True)
+            for round_ in range(1, args.rounds + 1):
+                for contender in contenders(args, workdir):
+                    m = await measure(args, contender, mode == "saturated", round_)
+                    measured.append(m)
+                    lines = format_result(m.result)
+                    if args.rounds > 1:
+                        lines.append(f"  round                {round_} of {args.rounds}")
+                    lines.append(f"  load average         {m.load[0]:.2f} -> {m.load[1]:.2f}")
+                    print("\n".join(lines), flush=True)
     except BaseException:
         print(f"server logs and databases kept in {workdir}", flush=True)
         raise
-    print("\n".join(["", *comparison(measured)]), flush=True)
+    print("\n".join(["", *tables(measured)]), flush=True)
     if not args.no_write and measured:
         path = write_result(args.results_dir, when, "versus", entry(args, command, when, measured))
         print(f"recorded in {shown(path)}")

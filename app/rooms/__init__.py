@@ -26,7 +26,8 @@ One module per concern:
 - ``render``        — the room description and each seat's state message, cached per
                       version;
 - ``storage``       — every transaction the rooms need, injectable;
-- ``event_log``     — appends events in grouped transactions on a writer thread;
+- ``event_log``     — appends events in grouped transactions (batches of moves on
+                      PostgreSQL from the event loop, the rest on a writer thread);
 - ``notifier``      — the interfaces through which the rooms announce changes and ask who
                       is connected (implemented by app.connections.hub);
 - ``ownership``     — which process referees a room (``SoleProcess`` alone);

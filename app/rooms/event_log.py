@@ -1,12 +1,21 @@
-"""The event log's writer: group commit, off the event loop.
+"""The event log's writer: group commit, never blocking the event loop.
 
 Every acknowledged action is one row in ``match_events``. Appending them one transaction
-at a time on the event loop made the server wait for the database instead of working.
+at a time, waiting for each, made the server wait for the database instead of working.
 Here each room hands its event to :meth:`EventLog.append` and waits; one writer task takes
 every event queued while the previous transaction was in flight and writes them all in one
-transaction, in a thread of its own, then wakes each room — only after the commit that
-holds its event, so the guarantee is unchanged: nobody is told of an action before it is
-durable, and a crash loses nothing acknowledged.
+transaction, then wakes each room — only after the commit that holds its event, so the
+guarantee is unchanged: nobody is told of an action before it is durable, and a crash
+loses nothing acknowledged.
+
+Where a batch is written: on PostgreSQL a batch of nothing but moves — nearly every batch —
+is one statement, sent from the event loop on an asynchronous connection of the log's own
+(app/store/events_on_loop.py). Every other batch (turn clocks, a match's end and its
+ratings), every batch on SQLite, and a batch of moves whose connection failed, goes to a
+thread of the log's own, through SQLAlchemy's blocking connections. After a failure on
+the loop's connection, batches go to the thread for ``loop_retry_seconds`` before the loop
+opens a connection again: while the database is out of reach, its errors come from one
+place.
 
 An insert that meets an existing ``(match_id, seq)`` (another writer was first) fails
 alone: the batch inserts with ON CONFLICT DO NOTHING and reports which rows went in, so
@@ -25,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -34,8 +44,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.observability.metrics import EVENT_LOG_BATCH_EVENTS, EVENT_LOG_COMMIT_SECONDS
 from app.store.events import Event, FinishHook, insert_for, only_inserted, write_events
+from app.store.events_on_loop import MovesOnLoop
 
 MAX_BATCH = 500  # events per transaction: bounds one statement's size
+# Seconds batches of moves go to the writer thread after the loop's connection failed.
+LOOP_RETRY_SECONDS = 5.0
+
+log = logging.getLogger("parlour.database")
 
 
 class SeqTaken(IntegrityError):
@@ -51,9 +66,15 @@ __all__ = ["MAX_BATCH", "Event", "EventLog", "FinishHook", "SeqTaken"]
 
 
 class EventLog:
-    """Appends events in grouped transactions on a writer thread."""
+    """Appends events in grouped transactions, from the event loop or a writer thread."""
 
-    def __init__(self, engine: Engine, on_finish: Sequence[FinishHook] = ()) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        on_finish: Sequence[FinishHook] = (),
+        *,
+        loop_retry_seconds: float = LOOP_RETRY_SECONDS,
+    ) -> None:
         self.engine = engine
         self.on_finish = list(on_finish)
         self._insert = insert_for(engine)
@@ -70,6 +91,10 @@ class EventLog:
         # atomic by itself, and its answer comes only once it is durable, like a COMMIT's.
         # SQLite's BEGIN and COMMIT cost no round trip: nothing to save there.
         self._commit_alone = engine.dialect.name == "postgresql"
+        # PostgreSQL's batches of moves, written from the event loop (see the docstring).
+        self.on_loop = MovesOnLoop(engine) if self._commit_alone else None
+        self.loop_retry_seconds = loop_retry_seconds
+        self._loop_resumes_at = 0.0  # time.monotonic() from which the loop writes again
         self.batches = 0  # transactions written (for benchmarks and tests)
         self._writing = False  # a batch is in its transaction
 
@@ -99,6 +124,8 @@ class EventLog:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self.on_loop is not None:
+            await self.on_loop.close()
         self._thread.submit(self._let_go)
         self._thread.shutdown(wait=True)
 
@@ -114,7 +141,7 @@ class EventLog:
                 began = time.perf_counter()
                 self._writing = True
                 try:
-                    written = await loop.run_in_executor(self._thread, self._write, events)
+                    written = await self._write_batch(loop, events)
                 except Exception as error:  # nothing of the batch was written
                     for _, done in batch:
                         if not done.done():
@@ -132,6 +159,31 @@ class EventLog:
                         done.set_result(None)
                     else:
                         done.set_exception(SeqTaken(event))
+
+    async def _write_batch(
+        self, loop: asyncio.AbstractEventLoop, events: list[Event]
+    ) -> set[tuple[str, int]]:
+        """The batch written from the loop if it may be, else (or if that fails) through
+        the writer thread; the (match, seq) that went in."""
+        if (
+            self.on_loop is not None
+            and time.monotonic() >= self._loop_resumes_at
+            and all(only_inserted(event) for event in events)
+        ):
+            try:
+                return await self.on_loop.insert(events)
+            except Exception as error:
+                # Written again through the thread: rows of a batch whose statement landed
+                # just before the failure are then found taken and reported so
+                # (``SeqTaken``), as after the thread's own connection went stale.
+                self._loop_resumes_at = time.monotonic() + self.loop_retry_seconds
+                log.warning(
+                    "writing moves from the event loop failed (%s); through the writer"
+                    " thread for %g s",
+                    (str(error).strip().splitlines() or [type(error).__name__])[0],
+                    self.loop_retry_seconds,
+                )
+        return await loop.run_in_executor(self._thread, self._write, events)
 
     def _write(self, events: list[Event]) -> set[tuple[str, int]]:
         """One transaction (for a batch of moves alone on PostgreSQL, one statement

@@ -5,7 +5,8 @@ One module per kind of record — ``people`` (users, sessions), ``rooms``, ``mat
 idle guests, which touches most of them, is ``idle_guests`` (app/people/idle_guests.py
 calls it). Beside them:
 ``turn_based``, the deadlines the sweep reminds of and the tables a person plays at;
-``events``, the event log's transaction; ``analyses``, the queue of the computer's
+``events``, the event log's transaction, and ``events_on_loop``, PostgreSQL's batches of
+moves sent from the event loop; ``analyses``, the queue of the computer's
 analyses of finished matches; ``credit``, who played each seat's moves (written
 into a match's record when it ends); ``database_thread``, ``DatabaseThread``, which runs
 any of it on a worker thread; ``outage``, database outages told once. The notifications'

@@ -82,8 +82,9 @@ class Inserts:
 # thread's time than everything else the batch does (docs/benchmarks.md, "The event log's
 # writer"). ``e->3`` keeps the action's JSON as sent; a ``played_by`` of None is JSON null,
 # as the ORM's JSON column stores it. The placeholder is psycopg's (the driver the
-# project's PostgreSQL URLs name).
-_POSTGRESQL_INSERT = (
+# project's PostgreSQL URLs name). The event log sends it from the event loop as a rule
+# (app/store/events_on_loop.py) and through ``Inserts`` when a batch does more than insert.
+POSTGRESQL_INSERT = (
     "INSERT INTO match_events (match_id, seq, seat, action, played_by, timeout, at) "
     "SELECT e->>0, (e->>1)::int, (e->>2)::int, e->3, e->4, (e->>5)::bool, (e->>6)::timestamp "
     "FROM json_array_elements(%(events)s::json) AS e "
@@ -102,14 +103,19 @@ def insert_for(engine: Engine) -> Inserts:
     raise ValueError(f"The event log supports PostgreSQL and SQLite, not {dialect}.")
 
 
-def _insert_postgresql(connection: Connection, events: Sequence[Event]) -> set[tuple[str, int]]:
+def postgresql_batch(events: Sequence[Event]) -> dict[str, str]:
+    """``POSTGRESQL_INSERT``'s parameter: the batch as one JSON array."""
     batch = orjson.dumps(
         [
             [e.match_id, e.seq, e.seat, e.action, e.by, e.timeout, (e.at or utcnow()).isoformat()]
             for e in events
         ]
     ).decode()
-    result = connection.exec_driver_sql(_POSTGRESQL_INSERT, {"events": batch})
+    return {"events": batch}
+
+
+def _insert_postgresql(connection: Connection, events: Sequence[Event]) -> set[tuple[str, int]]:
+    result = connection.exec_driver_sql(POSTGRESQL_INSERT, postgresql_batch(events))
     return {(match_id, seq) for match_id, seq in result}
 
 
