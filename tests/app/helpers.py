@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
+from app.db import make_engine, make_session_factory
 from app.main import create_app
 from app.models import Match
 from app.rooms.signals import Signals
@@ -220,3 +222,15 @@ def finished_match_row(match_id: str, room_id: str) -> Match:
         players=[],
         status="finished",
     )
+
+
+def engine_with_a_match_in_play(database_url: str) -> Engine:
+    """An engine on the database, which it gives a Cupid match being played ("m1", of room
+    "r1"; no players or events), for the tests of the event log."""
+    engine = make_engine(database_url)
+    with make_session_factory(engine)() as session:
+        row = finished_match_row("m1", "r1")
+        row.status = "playing"
+        session.add(row)
+        session.commit()
+    return engine

@@ -17,7 +17,7 @@ from sqlalchemy import event, select
 from app.db import make_engine, make_session_factory
 from app.models import Match, MatchEvent
 from app.rooms.event_log import Event, EventLog
-from tests.app.helpers import finished_match_row
+from tests.app.helpers import engine_with_a_match_in_play
 
 
 def frontend_messages(trace: Path) -> list[str]:
@@ -34,12 +34,7 @@ def frontend_messages(trace: Path) -> list[str]:
 def test_moves_alone_are_one_statement_and_a_finish_one_transaction(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    setup = make_engine(postgres_url)
-    with make_session_factory(setup)() as session:
-        row = finished_match_row("m1", "r1")
-        row.status = "playing"
-        session.add(row)
-        session.commit()
+    setup = engine_with_a_match_in_play(postgres_url)
     engine = make_engine(postgres_url)
     connections: list[Any] = []
     event.listen(engine, "connect", lambda dbapi, _record: connections.append(dbapi))

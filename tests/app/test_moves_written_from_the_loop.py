@@ -15,18 +15,7 @@ from sqlalchemy import Engine, select, text
 from app.db import make_engine, make_session_factory
 from app.models import MatchEvent
 from app.rooms.event_log import Event, EventLog, SeqTaken
-from tests.app.helpers import finished_match_row
-
-
-def playing_match(postgres_url: str) -> Engine:
-    """An engine on the database, which holds a match being played ("m1", room "r1")."""
-    setup = make_engine(postgres_url)
-    with make_session_factory(setup)() as session:
-        row = finished_match_row("m1", "r1")
-        row.status = "playing"
-        session.add(row)
-        session.commit()
-    return setup
+from tests.app.helpers import engine_with_a_match_in_play
 
 
 def move(seq: int) -> Event:
@@ -55,7 +44,7 @@ def stored_seqs(setup: Engine) -> list[int]:
 def test_a_cut_loop_connection_loses_no_move(
     postgres_url: str, retry: float, caplog: pytest.LogCaptureFixture
 ) -> None:
-    setup = playing_match(postgres_url)
+    setup = engine_with_a_match_in_play(postgres_url)
     engine = make_engine(postgres_url)
     log = EventLog(engine, loop_retry_seconds=retry)
 
@@ -87,7 +76,7 @@ def test_a_cut_loop_connection_loses_no_move(
 
 
 def test_a_move_whose_seq_is_taken_is_refused_from_the_loop_too(postgres_url: str) -> None:
-    setup = playing_match(postgres_url)
+    setup = engine_with_a_match_in_play(postgres_url)
     engine = make_engine(postgres_url)
     log = EventLog(engine)
 
