@@ -4,13 +4,11 @@ event log and exits 0 — and nothing any client saw acknowledged is lost."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,7 +26,7 @@ from tests.app.helpers import eventually
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across, play, reconnected, servers
-from tests.conftest import ROOT, LiveServer, two_free_ports
+from tests.conftest import LISTENING, PORT_TAKEN, ROOT, LiveServer, two_free_ports
 
 SERVICE_RESTART = 1012
 # Failure timeouts only (how long a test waits before it fails), never a measure of speed:
@@ -167,10 +165,43 @@ def test_a_process_alone_drains_its_log_and_exits_cleanly(live_server_factory: F
         seat.close()
 
 
-def serving(port: int) -> bool:
-    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-        return True
-    return False
+def run_many(
+    env: dict[str, str], log_path: Path, timeout: float
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`python -m app.serve --processes 2` serving on two consecutive ports, and the first.
+
+    Ready once its own log says both processes listen: a connect could reach whichever
+    process took a port first. Either port may be taken between choosing it and binding it
+    (another test's server or client): the supervisor is then stopped and started again on
+    two others."""
+    command = [sys.executable, "-m", "app.serve", "--no-migrate", "--host", "127.0.0.1"]
+    for _ in range(5):
+        port = two_free_ports()
+        with log_path.open("wb") as log:
+            supervisor = subprocess.Popen(
+                [*command, "--port", str(port), "--processes", "2"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        listening = [f"{LISTENING} http://127.0.0.1:{p}" for p in (port, port + 1)]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            said = log_path.read_text(errors="replace")
+            if PORT_TAKEN in said:
+                break
+            if all(line in said for line in listening):
+                return supervisor, port
+            if supervisor.poll() is not None:
+                raise RuntimeError(f"the supervisor exited: {said[-2000:]}")
+            time.sleep(0.05)
+        else:
+            supervisor.terminate()
+            raise RuntimeError(f"both processes did not serve in {timeout} s")
+        supervisor.terminate()
+        supervisor.wait(EXIT_SECONDS + 10)
+    raise RuntimeError("the ports were taken five times over")
 
 
 def test_run_many_restarts_its_processes_one_at_a_time_on_sighup(
@@ -178,7 +209,6 @@ def test_run_many_restarts_its_processes_one_at_a_time_on_sighup(
 ) -> None:
     """`make run-many` (``python -m app.serve --processes 2``) restarts its processes in
     turn on SIGHUP, each stopped the graceful way; the table goes on afterwards."""
-    port = two_free_ports()
     log_path = tmp_path / "run-many.log"
     env = {
         **os.environ,
@@ -190,18 +220,9 @@ def test_run_many_restarts_its_processes_one_at_a_time_on_sighup(
         **SHARED_ADDRESS_CAPS,
         **UNLIMITED,
     }
-    command = [sys.executable, "-m", "app.serve", "--no-migrate", "--host", "127.0.0.1"]
-    with log_path.open("wb") as log:
-        supervisor = subprocess.Popen(
-            [*command, "--port", str(port), "--processes", "2"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    restarts = 120  # seconds for processes to start, on a busy machine
+    supervisor, port = run_many(env, log_path, restarts)
     try:
-        restarts = 120  # seconds for processes to start, on a busy machine
-        eventually(lambda: serving(port) and serving(port + 1), "both processes to serve", restarts)
         a, b = (LiveServer(postgres_url, tmp_path) for _ in range(2))
         a.port, b.port = port, port + 1
         room_id, ann, bob = open_across(a, b)
