@@ -39,6 +39,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -95,6 +96,10 @@ class EventLog:
         self.on_loop = MovesOnLoop(engine) if self._commit_alone else None
         self.loop_retry_seconds = loop_retry_seconds
         self._loop_resumes_at = 0.0  # time.monotonic() from which the loop writes again
+        # Whether the loop's last try failed: said once until the loop writes again, so an
+        # outage is told by the engine's outage log, not once every retry.
+        self._loop_failing = False
+        self._closed = False
         self.batches = 0  # transactions written (for benchmarks and tests)
         self._writing = False  # a batch is in its transaction
 
@@ -120,6 +125,7 @@ class EventLog:
 
     async def close(self) -> None:
         """Stop the writer (the server is shutting down)."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -167,22 +173,28 @@ class EventLog:
         the writer thread; the (match, seq) that went in."""
         if (
             self.on_loop is not None
+            and not self._closed  # closed: refused by the thread's pool, as it was before
             and time.monotonic() >= self._loop_resumes_at
             and all(only_inserted(event) for event in events)
         ):
             try:
-                return await self.on_loop.insert(events)
-            except Exception as error:
+                written = await self.on_loop.insert(events)
+            except (psycopg.Error, OSError) as error:  # OSError: a connect timed out, too
                 # Written again through the thread: rows of a batch whose statement landed
                 # just before the failure are then found taken and reported so
                 # (``SeqTaken``), as after the thread's own connection went stale.
                 self._loop_resumes_at = time.monotonic() + self.loop_retry_seconds
-                log.warning(
+                log.log(
+                    logging.DEBUG if self._loop_failing else logging.WARNING,
                     "writing moves from the event loop failed (%s); through the writer"
                     " thread for %g s",
                     (str(error).strip().splitlines() or [type(error).__name__])[0],
                     self.loop_retry_seconds,
                 )
+                self._loop_failing = True
+            else:
+                self._loop_failing = False
+                return written
         return await loop.run_in_executor(self._thread, self._write, events)
 
     def _write(self, events: list[Event]) -> set[tuple[str, int]]:

@@ -10,7 +10,8 @@ connection, the event loop waits for the answer as it waits for any socket, and 
 changes hands.
 
 The connection is the event log's own, outside SQLAlchemy's pool: opened with the
-arguments the engine's dialect gives its own connections, it commits each statement by
+arguments the engine's dialect makes of its URL (not ``create_engine``'s ``connect_args``,
+which the project's PostgreSQL engines do not set), it commits each statement by
 itself (autocommit), as the writer thread's connection for batches of moves does, and its
 answer comes only once the batch is durable. Whatever fails closes it and is the caller's
 to handle (app/rooms/event_log.py writes the batch again through its thread, whose errors
@@ -19,6 +20,7 @@ the engine reports as any other database error).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +29,9 @@ import psycopg
 from sqlalchemy import Engine
 
 from app.store.events import POSTGRESQL_INSERT, Event, postgresql_batch
+
+# Seconds the loop's connection may take to open.
+CONNECT_SECONDS = 5.0
 
 
 class MovesOnLoop:
@@ -51,7 +56,12 @@ class MovesOnLoop:
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         args, kwargs = self._arguments
-        self.connection = await psycopg.AsyncConnection.connect(*args, **kwargs, autocommit=True)
+        # Bounded (TimeoutError, an OSError): a database out of reach must not keep the
+        # batch waiting here for the network's own timeout before the thread tries.
+        async with asyncio.timeout(CONNECT_SECONDS):
+            self.connection = await psycopg.AsyncConnection.connect(
+                *args, **kwargs, autocommit=True
+            )
         return self.connection
 
     async def close(self) -> None:

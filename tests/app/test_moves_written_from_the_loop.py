@@ -10,12 +10,14 @@ import asyncio
 import logging
 
 import pytest
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, make_url, select, text
+from sqlalchemy.exc import OperationalError
 
 from app.db import make_engine, make_session_factory
 from app.models import MatchEvent
 from app.rooms.event_log import Event, EventLog, SeqTaken
 from tests.app.helpers import engine_with_a_match_in_play
+from tests.conftest import free_port
 
 
 def move(seq: int) -> Event:
@@ -75,24 +77,32 @@ def test_a_cut_loop_connection_loses_no_move(
         setup.dispose()
 
 
-def test_a_move_whose_seq_is_taken_is_refused_from_the_loop_too(postgres_url: str) -> None:
+def test_a_move_whose_seq_is_taken_is_refused_from_the_loop_too(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     setup = engine_with_a_match_in_play(postgres_url)
     engine = make_engine(postgres_url)
     log = EventLog(engine)
 
-    async def play() -> BaseException | None:
+    async def play() -> tuple[BaseException | None, int | None, int | None]:
         await log.append(move(1))
-        try:
-            await log.append(Event("m1", 1, 1, {"type": "play", "card": "S2"}, "r1"))
-        except Exception as error:
-            return error
-        finally:
-            await log.close()
-        return None
+        before = loop_backend(log)
+        refused = None
+        with caplog.at_level(logging.WARNING, logger="parlour.database"):
+            try:
+                await log.append(Event("m1", 1, 1, {"type": "play", "card": "S2"}, "r1"))
+            except Exception as error:
+                refused = error
+        after = loop_backend(log)
+        await log.close()
+        return refused, before, after
 
     try:
-        refused = asyncio.run(play())
+        refused, before, after = asyncio.run(play())
         assert isinstance(refused, SeqTaken)
+        # Refused by the loop's own connection, which stays open: no failure, no fallback.
+        assert before is not None and after == before
+        assert "writing moves from the event loop failed" not in caplog.text
         assert loop_backend(log) is None  # closed with the log
         with make_session_factory(setup)() as session:
             kept = session.scalars(select(MatchEvent.action)).all()
@@ -100,3 +110,34 @@ def test_a_move_whose_seq_is_taken_is_refused_from_the_loop_too(postgres_url: st
     finally:
         engine.dispose()
         setup.dispose()
+
+
+def test_a_database_out_of_reach_refuses_moves_as_the_engine_does_and_is_told_once(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nothing listens where the database should be: each move fails with SQLAlchemy's
+    error, as every other database call does (the routes answer ``unavailable``); the loop's
+    failure is logged once, whatever the number of moves."""
+    nowhere = make_url(postgres_url).set(port=free_port())
+    engine = make_engine(nowhere.render_as_string(hide_password=False))
+    log = EventLog(engine, loop_retry_seconds=0.0)  # the loop tries again at every move
+
+    async def play() -> list[BaseException]:
+        errors = []
+        for seq in (1, 2, 3):
+            try:
+                await log.append(move(seq))
+            except Exception as error:
+                errors.append(error)
+        await log.close()
+        return errors
+
+    try:
+        with caplog.at_level(logging.DEBUG, logger="parlour.database"):
+            errors = asyncio.run(play())
+        assert len(errors) == 3
+        assert all(isinstance(error, OperationalError) for error in errors), errors
+        told = [r for r in caplog.records if "from the event loop failed" in r.getMessage()]
+        assert [r.levelno for r in told] == [logging.WARNING, logging.DEBUG, logging.DEBUG]
+    finally:
+        engine.dispose()
