@@ -46,6 +46,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from app.config import SHARED_ADDRESS_CAPS
@@ -169,9 +170,15 @@ class Seat:
         self.send()
 
     def close(self) -> None:
+        """Close the socket at the end of the run: with a close frame when it is open; one
+        still opening — a rematch's, the run ended before its handshake was answered — has
+        no frame to close it with and is dropped, as a client going away drops it."""
         assert self.client is not None and self.transport is not None
-        self.client.send_close(1000)
-        self.send()
+        if self.client.state is State.OPEN:
+            self.client.send_close(1000)
+            self.send()
+        elif self.client.state is State.CONNECTING:
+            self.lost()
         self.transport.peer = None  # what comes after the close is not read
 
 
