@@ -169,6 +169,31 @@ LISTENING = "Uvicorn running on"
 PORT_TAKEN = "address already in use"
 
 
+def listening(
+    process: subprocess.Popen[bytes],
+    log_path: Path,
+    lines: list[str],
+    timeout: float,
+    *,
+    since: int = 0,
+) -> bool:
+    """Wait until ``process``'s log (from byte ``since``) holds every one of ``lines``
+    (True), or says a port was taken (False: the caller stops it, if it has not stopped,
+    and starts again elsewhere). Our own log, not a successful connect: a connect could
+    reach whichever process took the port first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        logged = log_path.read_bytes()[since:].decode(errors="replace")
+        if PORT_TAKEN in logged:
+            return False
+        if all(line in logged for line in lines):
+            return True
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited: {logged[-2000:]}")
+        time.sleep(0.05)
+    raise RuntimeError(f"server did not start in {timeout:g} s")
+
+
 @dataclass(eq=False)
 class Endpoint:
     """Where clients reach a server on this machine: its port."""
@@ -253,19 +278,10 @@ class LiveServer(Endpoint):
             stderr=subprocess.STDOUT,
         )
         log.close()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            logged = self.log_path.read_bytes()[since:].decode(errors="replace")
-            if self.process.poll() is not None:
-                if PORT_TAKEN in logged:
-                    return False
-                raise RuntimeError(f"server exited: {logged[-2000:]}")
-            # Our own log, not a successful connect: a connect could reach whichever
-            # process took the port first.
-            if LISTENING in logged:
-                return True
-            time.sleep(0.05)
-        raise RuntimeError("server did not start in 30 s")
+        if listening(self.process, self.log_path, [LISTENING], 30, since=since):
+            return True
+        self.process.wait(10)  # uvicorn ends once it could not bind
+        return False
 
     def kill(self) -> None:
         """SIGKILL: no shutdown hook runs, as in a crash."""

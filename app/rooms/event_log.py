@@ -95,10 +95,10 @@ class EventLog:
         # PostgreSQL's batches of moves, written from the event loop (see the docstring).
         self.on_loop = MovesOnLoop(engine) if self._commit_alone else None
         self.loop_retry_seconds = loop_retry_seconds
-        self._loop_resumes_at = 0.0  # time.monotonic() from which the loop writes again
-        # Whether the loop's last try failed: said once until the loop writes again, so an
+        # time.monotonic() from which the loop writes again after a failure; 0: its last
+        # try did not fail. A failure is said once until the loop writes again, so an
         # outage is told by the engine's outage log, not once every retry.
-        self._loop_failing = False
+        self._loop_resumes_at = 0.0
         self._closed = False
         self.batches = 0  # transactions written (for benchmarks and tests)
         self._writing = False  # a batch is in its transaction
@@ -183,17 +183,17 @@ class EventLog:
                 # Written again through the thread: rows of a batch whose statement landed
                 # just before the failure are then found taken and reported so
                 # (``SeqTaken``), as after the thread's own connection went stale.
+                failing = self._loop_resumes_at > 0
                 self._loop_resumes_at = time.monotonic() + self.loop_retry_seconds
                 log.log(
-                    logging.DEBUG if self._loop_failing else logging.WARNING,
+                    logging.DEBUG if failing else logging.WARNING,
                     "writing moves from the event loop failed (%s); through the writer"
                     " thread for %g s",
                     (str(error).strip().splitlines() or [type(error).__name__])[0],
                     self.loop_retry_seconds,
                 )
-                self._loop_failing = True
             else:
-                self._loop_failing = False
+                self._loop_resumes_at = 0.0
                 return written
         return await loop.run_in_executor(self._thread, self._write, events)
 

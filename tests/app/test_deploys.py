@@ -26,7 +26,7 @@ from tests.app.helpers import eventually
 from tests.app.live_clients import UNLIMITED, Factory, Seat, check_against_truth
 from tests.app.redis_server import RedisServer
 from tests.app.test_cluster import open_across, play, reconnected, servers
-from tests.conftest import LISTENING, PORT_TAKEN, ROOT, LiveServer, two_free_ports
+from tests.conftest import LISTENING, ROOT, LiveServer, listening, two_free_ports
 
 SERVICE_RESTART = 1012
 # Failure timeouts only (how long a test waits before it fails), never a measure of speed:
@@ -185,20 +185,13 @@ def run_many(
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        listening = [f"{LISTENING} http://127.0.0.1:{p}" for p in (port, port + 1)]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            said = log_path.read_text(errors="replace")
-            if PORT_TAKEN in said:
-                break
-            if all(line in said for line in listening):
+        lines = [f"{LISTENING} http://127.0.0.1:{p}" for p in (port, port + 1)]
+        try:
+            if listening(supervisor, log_path, lines, timeout):
                 return supervisor, port
-            if supervisor.poll() is not None:
-                raise RuntimeError(f"the supervisor exited: {said[-2000:]}")
-            time.sleep(0.05)
-        else:
+        except RuntimeError:
             supervisor.terminate()
-            raise RuntimeError(f"both processes did not serve in {timeout} s")
+            raise
         supervisor.terminate()
         supervisor.wait(EXIT_SECONDS + 10)
     raise RuntimeError("the ports were taken five times over")
