@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import games
@@ -31,6 +32,7 @@ from app.rooms.registry import RoomRegistry, live_room
 from app.rooms.stand_ins import StandIns, holder_columns
 from app.rooms.storage import RoomStorage
 from app.rooms.time_source import TimeSource
+from app.rooms.turn_clocks import TurnClocks
 from app.store import social as social_store
 from games import Rules
 from games.bots import KINDS as BOT_KINDS
@@ -80,6 +82,65 @@ def _check_not_closed(room: LiveRoom) -> None:
         raise Refusal(
             "room_closed", N_("This table was closed: nobody was at it for a long while.")
         )
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """A match about to begin in a room: its row, its secret seed, the seats' people (in
+    seat order), its turn clocks (None: untimed) and the room's other columns it changes
+    (a turn-based table's first deadline)."""
+
+    match: Match
+    seed: int
+    user_ids: list[str | None]
+    clocks: TurnClocks | None
+    room_changes: dict[str, Any]
+
+    @property
+    def clock_state(self) -> dict[str, Any] | None:
+        return None if self.clocks is None else self.clocks.to_json()
+
+
+def new_match(room: LiveRoom, now: float) -> MatchStart:
+    """The match that begins in ``room`` (every seat taken) at ``now``, with a fresh
+    secret seed; nothing stored or changed yet."""
+    seed = secrets.randbits(128)
+    match = Match(
+        id=secrets.token_hex(8),
+        room_id=room.id,
+        game=room.rules.name,
+        seat_count=room.seat_count,
+        options=room.options,
+        seed=str(seed),
+        seed_hash=seed_hash(seed),
+        players=[
+            {"seat": i, "name": h.name, "user_id": h.user_id, "bot": h.bot}
+            for i, h in enumerate(room.seats)
+            if h is not None
+        ],
+        status="playing",
+        created_at=utcnow(),
+        rated=room.rated,
+    )
+    clocks = None
+    setting = move_clock(room)
+    first = room.rules.new_game(room.seat_count, seed, room.options, None)
+    if setting is not None:
+        clocks = turn_clocks.started(setting, room.seat_count, room.rules.to_act(first), now)
+    return MatchStart(
+        match,
+        seed,
+        [h.user_id for h in room.seats if h is not None],
+        clocks,
+        deadline_columns(room, clocks, first),
+    )
+
+
+def begun(room: LiveRoom, start: MatchStart) -> None:
+    """``room`` plays the match ``start`` now (stored already)."""
+    begin(room, match_id=start.match.id, seed=start.seed, seed_hash=start.match.seed_hash)
+    set_turn_clocks(room, start.clocks)
+    room.status = "playing"
 
 
 class Lobby:
@@ -300,46 +361,16 @@ class Lobby:
     async def _begin(self, room: LiveRoom) -> None:
         """Start the match of a room whose every seat is taken (under its lock): a fresh
         secret seed, the match stored, the turn clocks running."""
-        seed = secrets.randbits(128)
-        match = Match(
-            id=secrets.token_hex(8),
-            room_id=room.id,
-            game=room.rules.name,
-            seat_count=room.seat_count,
-            options=room.options,
-            seed=str(seed),
-            seed_hash=seed_hash(seed),
-            players=[
-                {"seat": i, "name": h.name, "user_id": h.user_id, "bot": h.bot}
-                for i, h in enumerate(room.seats)
-                if h is not None
-            ],
-            status="playing",
-            created_at=utcnow(),
-            rated=room.rated,
-        )
-        user_ids = [h.user_id for h in room.seats if h is not None]
-        clocks = None
-        setting = move_clock(room)
-        first = room.rules.new_game(room.seat_count, seed, room.options, None)
-        if setting is not None:
-            clocks = turn_clocks.started(
-                setting,
-                room.seat_count,
-                room.rules.to_act(first),
-                self.time_source.now(),
-            )
+        start = new_match(room, self.time_source.now())
         await self.storage.call(
             store.start_match,
             room_id=room.id,
-            match=match,
-            user_ids=user_ids,
-            clock_state=None if clocks is None else clocks.to_json(),
-            room_changes=deadline_columns(room, clocks, first),
+            match=start.match,
+            user_ids=start.user_ids,
+            clock_state=start.clock_state,
+            room_changes=start.room_changes,
         )
-        begin(room, match_id=match.id, seed=seed, seed_hash=match.seed_hash)
-        set_turn_clocks(room, clocks)
-        room.status = "playing"
+        begun(room, start)
         self._changed(room)
 
     def _opened(self, row: Room) -> LiveRoom:
@@ -398,6 +429,44 @@ class Lobby:
     ) -> LiveRoom:
         """The rematch room of a finished ``room`` (under its lock), waiting, with ``seats``
         taken as given; ``room`` names it from now on. Whoever calls tells of the change."""
+        row = await self._rematch_row(room, host_id=host_id, seats=seats)
+        await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
+        new_room = self._opened(row)
+        room.rematch_id = new_room.id
+        return new_room
+
+    async def open_begun_rematch(
+        self, room: LiveRoom, *, seats: list[SeatHolder | None]
+    ) -> LiveRoom:
+        """The rematch everyone accepted of a finished ``room`` (under its lock), every one
+        of ``seats`` taken, its match begun: the room, its seats, its match and the
+        finished room's link to it stored in one transaction. A process that reads the new
+        room before this one claims it (another's sweep for rooms nobody holds) finds its
+        match there and referees that one. ``room`` names it from now on; whoever calls
+        claims the new room and tells of both."""
+        row = await self._rematch_row(room, host_id=room.host_id, seats=seats)
+        new_room = live_room(row)
+        start = new_match(new_room, self.time_source.now())
+        row.status, row.match_id = "playing", start.match.id
+        row.clock_state = start.clock_state
+        for column, value in start.room_changes.items():
+            setattr(row, column, value)
+        await self.storage.call(
+            store.open_begun_rematch,
+            room=row,
+            rematch_of=room.id,
+            match=start.match,
+            user_ids=start.user_ids,
+        )
+        begun(new_room, start)
+        self.registry.add(new_room)
+        room.rematch_id = new_room.id
+        return new_room
+
+    async def _rematch_row(
+        self, room: LiveRoom, *, host_id: str, seats: list[SeatHolder | None]
+    ) -> Room:
+        """The unsaved row of ``room``'s rematch, waiting, with ``seats`` taken."""
         row = Room(
             id=secrets.token_hex(8),
             code=await self._new_code(room.visibility),
@@ -421,22 +490,7 @@ class Lobby:
             for i, h in enumerate(seats)
             if h is not None
         ]
-        await self.storage.call(store.insert_room, room=row, rematch_of=room.id)
-        new_room = self._opened(row)
-        room.rematch_id = new_room.id
-        return new_room
-
-    async def begin_match(self, room: LiveRoom) -> None:
-        """Start the match of a waiting room whose every seat is taken — a rematch everyone
-        accepted: nobody needs to press "Start". Once only: asked again (a forwarded call
-        sent twice), a room already past waiting is left as it is."""
-        async with room.lock:
-            if room.status != "waiting":
-                return
-            # Opened full a moment ago; checked again all the same, as "Start" checks: a
-            # match begun with a seat empty would wait for nobody.
-            _check_seats_taken(room)
-            await self._begin(room)
+        return row
 
     async def hand_over_host(self, room: LiveRoom, *, grace: float) -> None:
         """The host has been away for ``grace`` seconds: the next seated person who is

@@ -15,9 +15,7 @@ rematch room, once opened, is stored like any other and named by the finished ro
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
 
 from app.i18n.marks import N_
 from app.refusal import Refusal
@@ -25,10 +23,6 @@ from app.rooms.lobby import Lobby
 from app.rooms.notifier import Notifier
 from app.rooms.ownership import Ownership, hold_stored
 from app.rooms.records import LiveRoom, RematchOffer, SeatHolder
-
-# How a verb is run on the process that referees a room: here if this one owns it, else on
-# its owner (``Rooms.run``).
-RunVerb = Callable[[LiveRoom, str, dict[str, Any]], Awaitable[Any]]
 
 
 def voter_seat(room: LiveRoom, user_id: str | None) -> int | None:
@@ -65,13 +59,10 @@ def rematch_seats(room: LiveRoom) -> list[SeatHolder | None]:
 class RematchOffers:
     """Proposing, accepting and declining a rematch at the end of a match."""
 
-    def __init__(
-        self, lobby: Lobby, ownership: Ownership, notifier: Notifier, run: RunVerb
-    ) -> None:
+    def __init__(self, lobby: Lobby, ownership: Ownership, notifier: Notifier) -> None:
         self.lobby = lobby
         self.ownership = ownership
         self.notifier = notifier
-        self.run = run
 
     def _changed(self, room: LiveRoom) -> None:
         room.described()
@@ -109,28 +100,25 @@ class RematchOffers:
             return await self._start(room, offer)
 
     async def _start(self, room: LiveRoom, offer: RematchOffer) -> str:
-        """Everyone accepted (under the room's lock): open the rematch and start its match."""
-        new_room = await self.lobby.open_rematch(
-            room, host_id=room.host_id, seats=rematch_seats(room)
-        )
+        """Everyone accepted (under the room's lock): open the rematch with its match begun,
+        claim it, and tell of both rooms."""
+        new_room = await self.lobby.open_begun_rematch(room, seats=rematch_seats(room))
         try:
-            # Kept in memory here until its match has begun: nobody is connected to it
-            # yet, and a room let go meanwhile would begin on an object nothing here holds.
+            # Kept in memory here until it is claimed: nobody is connected to it yet. The
+            # claim may find it another process's already (its sweep for rooms nobody
+            # holds read it in between): this copy then follows that one, which referees
+            # the match stored with the room.
             with self.lobby.registry.kept(new_room.id):
                 await hold_stored(self.ownership, new_room)
-                # Begun by the room's referee: another process may have read the new room
-                # between its storing and this claim (its sweep for rooms nobody holds) and
-                # claimed it, and a match begun on this copy would be one its referee never
-                # heard of, refusing every move as not started.
-                await self.run(new_room, "begin_match", {})
         except BaseException:
-            # Opened and named, but its match not begun (Redis, or the new room's referee,
-            # out of reach): the table is told of now, as one opened with "Rematch" is —
-            # the pages link to it and its host starts it there — rather than whenever the
-            # finished room's description next goes out (to other processes' sockets once
-            # a notice can reach them).
+            # Stored, begun and named, but not claimed (Redis out of reach): the table is
+            # told of now, rather than whenever the finished room's description next goes
+            # out (to other processes' sockets once a notice can reach them); the first
+            # move sent to the new room claims it (``Ownership.forward``).
             self._changed(room)
             raise
         room.rematch_offer = replace(offer, started=True)
+        # Its turn clocks and its computers' turns start now, with its description.
+        self._changed(new_room)
         self._changed(room)
         return new_room.id

@@ -80,7 +80,7 @@ class Rooms:
             storage, self.registry, self.notifier, presence, self.time_source, self.stand_ins
         )
         self.chat_settings = ChatSettings(storage, self.notifier)
-        self.rematch_offers = RematchOffers(self.lobby, self.ownership, self.notifier, self.run)
+        self.rematch_offers = RematchOffers(self.lobby, self.ownership, self.notifier)
         self.bots = BotDriver(self.referee, self.time_source, delay=bot_delay, thinkers=thinkers)
         self.timers = RoomTimers(
             self.time_source,
@@ -114,7 +114,6 @@ class Rooms:
             "add_bot": self.lobby.add_bot,
             "free_seat": self.lobby.free_seat,
             "start": self.lobby.start,
-            "begin_match": self.lobby.begin_match,
             "rematch": self._rematch,
             "rematch_answer": self.rematch_offers.answer,
             "reclaim": self.stand_ins.reclaim,

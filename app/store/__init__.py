@@ -40,6 +40,7 @@ from app.store.matches import (
     load_events,
     load_match,
     match_visible_to,
+    open_begun_rematch,
     start_match,
 )
 from app.store.people import (
@@ -110,6 +111,7 @@ __all__ = [
     "mark_session_used",
     "match_chat",
     "match_visible_to",
+    "open_begun_rematch",
     "open_room_ids",
     "open_session",
     "origins_mark",

@@ -32,7 +32,7 @@ from app.models import (
 )
 from app.store import social
 from app.store.credit import seat_records
-from app.store.rooms import row_values
+from app.store.rooms import insert_room_rows, row_values
 
 # The statements of every match's start and end, built once: a statement built anew for
 # each call costs more of the writing thread's time than running it (its construction, and
@@ -45,24 +45,29 @@ _ROOM_PLAYING = (
     .where(_ROOMS.c.id == bindparam("room"))
     .values(status="playing", match_id=bindparam("match"), clock_state=bindparam("clocks"))
 )
-# The match's seats as written at its start, and whether any of its moves was made by a
-# computer or by the clock: only then does who played which move need the whole log.
-_PLAYERS_AND_IRREGULAR = select(
-    Match.players,
-    exists().where(
-        MatchEvent.match_id == Match.id,
-        or_(MatchEvent.timeout.is_(True), MatchEvent.played_by["bot"].as_string().is_not(None)),
-    ),
-).where(Match.id == bindparam("match"))
+# One row per seat a computer stands in for now (one row with no seat when none is), each
+# with the match's seats as written at its start, and whether any of its moves was made by
+# a computer or by the clock: only then does who played which move need the whole log. The
+# seats as they are now: a stand-in and a seat taken back are written under the room's
+# lock, which whatever ends the match holds until this commits.
+_PLAYERS_IRREGULAR_STOOD_IN = (
+    select(
+        Match.players,
+        exists().where(
+            MatchEvent.match_id == Match.id,
+            or_(
+                MatchEvent.timeout.is_(True),
+                MatchEvent.played_by["bot"].as_string().is_not(None),
+            ),
+        ),
+        Seat.seat,
+    )
+    .select_from(Match)
+    .outerjoin(Seat, and_(Seat.room_id == Match.room_id, Seat.stand_in_for.is_not(None)))
+    .where(Match.id == bindparam("match"))
+)
 _MOVES = select(MatchEvent.seq, MatchEvent.seat, MatchEvent.played_by, MatchEvent.timeout).where(
     MatchEvent.match_id == bindparam("match")
-)
-# The seats as they are now: a stand-in and a seat taken back are written under the room's
-# lock, which whatever ends the match holds until this commits.
-_STOOD_IN = (
-    select(Seat.seat)
-    .join(Match, Match.room_id == Seat.room_id)
-    .where(Match.id == bindparam("match"), Seat.stand_in_for.is_not(None))
 )
 _END = (
     update(_MATCHES)
@@ -89,16 +94,37 @@ def start_match(
     """Create the match, who sat where, and mark the room playing: one transaction.
     ``room_changes``: more of the room's columns (a turn-based table's deadline)."""
     connection = session.connection()
-    connection.execute(_INSERT_MATCH, [row_values(match)])
-    connection.execute(
-        _INSERT_PLAYERS,
-        [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
-    )
+    _insert_match(connection, match, user_ids)
     connection.execute(_ROOM_PLAYING, {"room": room_id, "match": match.id, "clocks": clock_state})
     if room_changes:
         connection.execute(update(_ROOMS).where(_ROOMS.c.id == room_id).values(**room_changes))
     social.expire_invitations(session=session, room_id=room_id)
     session.commit()
+
+
+def open_begun_rematch(
+    *,
+    session: Session,
+    room: Room,
+    rematch_of: str,
+    match: Match,
+    user_ids: Sequence[str | None],
+) -> None:
+    """A rematch room stored with its match begun (``room`` playing ``match`` already),
+    its seats, who sat where, and the link from the room it rematches: one transaction.
+    Nobody can have been invited to a room that did not exist: no invitation expires."""
+    connection = session.connection()
+    _insert_match(connection, match, user_ids)  # first: the room's row names it
+    insert_room_rows(connection, room, rematch_of)
+    session.commit()
+
+
+def _insert_match(connection: Connection, match: Match, user_ids: Sequence[str | None]) -> None:
+    connection.execute(_INSERT_MATCH, [row_values(match)])
+    connection.execute(
+        _INSERT_PLAYERS,
+        [{"match_id": match.id, "seat": seat, "user_id": uid} for seat, uid in enumerate(user_ids)],
+    )
 
 
 def end_match(
@@ -118,13 +144,14 @@ def end_match(
 
     Runs in the caller's transaction: the event log's, with the last event.
     """
-    players, irregular = connection.execute(_PLAYERS_AND_IRREGULAR, {"match": match_id}).one()
+    rows = connection.execute(_PLAYERS_IRREGULAR_STOOD_IN, {"match": match_id}).all()
+    players, irregular = rows[0][0], rows[0][1]
+    stood_in = {seat for _, _, seat in rows if seat is not None}
     # Moves all made by the seats' own people, none by the clock, credit nobody else: the
     # log is read only when one was not.
     moves = (
         [tuple(row) for row in connection.execute(_MOVES, {"match": match_id})] if irregular else []
     )
-    stood_in = connection.execute(_STOOD_IN, {"match": match_id}).scalars()
     connection.execute(
         _END,
         {
@@ -132,7 +159,7 @@ def end_match(
             "new_status": status,
             "new_scores": scores,
             "new_winners": winners,
-            "new_players": seat_records(players, moves, set(stood_in) | set(ran_out)),
+            "new_players": seat_records(players, moves, stood_in | set(ran_out)),
             "new_finished_at": finished_at or utcnow(),
         },
     )

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, delete, false, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    false,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
@@ -58,7 +69,12 @@ _REMATCHED = (
 def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) -> None:
     """A new room with its first seat holders, ``room.seats`` (and the link from the room
     it rematches). One transaction: a room never exists half-seated."""
-    connection = session.connection()
+    insert_room_rows(session.connection(), room, rematch_of)
+    session.commit()
+
+
+def insert_room_rows(connection: Connection, room: Room, rematch_of: str | None) -> None:
+    """``insert_room``'s statements, in the caller's transaction."""
     connection.execute(_INSERT_ROOM, [row_values(room)])
     if room.seats:
         # Every row with every column: one statement takes them all alike.
@@ -77,7 +93,6 @@ def insert_room(*, session: Session, room: Room, rematch_of: str | None = None) 
         connection.execute(_INSERT_SEATS, seats)
     if rematch_of is not None:
         connection.execute(_REMATCHED, {"room": rematch_of, "by": room.id})
-    session.commit()
 
 
 def put_seat(
