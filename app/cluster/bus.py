@@ -77,7 +77,7 @@ class RedisBus:
                 await task
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()
 
     # --- publishing ---------------------------------------------------------------------
 
@@ -213,6 +213,6 @@ class RedisBus:
                 self.connected.clear()
                 if self._pubsub is not None:
                     with contextlib.suppress(RedisError, OSError):
-                        await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                        await self._pubsub.aclose()
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, self.max_pause)
