@@ -6,7 +6,9 @@ the first move sent through the opener is played. The interleaving is driven ste
 in one event loop, with two processes' services sharing the database and Redis.
 
 A rematch whose claim fails once it is stored (Redis out of reach) is told to everyone at
-once, and its first move claims it and is played."""
+once, and its first move claims it and is played. The last acceptance writes one
+transaction: the match, who sat where, the room already playing, its seats and the finished
+room's link to it."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from app.refusal import Refusal, unavailable
 from app.rooms import LiveRoom
@@ -99,5 +102,46 @@ def test_a_rematch_whose_claim_fails_is_told_at_once_and_its_first_move_claims_i
             assert not ownership.owns(rematch), "nobody claimed it"
             await move(a.rooms, rematch, people)
             assert ownership.owns(rematch) and rematch.version == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_last_acceptance_stores_the_rematch_and_its_match_in_one_transaction(
+    database_url: str, tmp_path: Path, redis_server: RedisServer
+) -> None:
+    async def scenario() -> None:
+        async with processes_a_and_b(database_url, tmp_path, redis_server.url) as (a, _b):
+            room, people = await two_players(a.rooms)
+            await play_to_the_end(a.rooms, room, people)
+            await a.rooms.rematch_answer(room, user_id=people[0], accept=True)
+            # What each connection said, in order (other work of the process may share the
+            # engine meanwhile: only the connection that stores the match is read).
+            said: list[tuple[int, str]] = []
+
+            def statement(connection: Any, _cursor: Any, text: str, *_: Any) -> None:
+                said.append((id(connection), " ".join(text.split()[:3])))
+
+            def committed(connection: Any) -> None:
+                said.append((id(connection), "COMMIT"))
+
+            engine = a.rooms.storage.engine
+            event.listen(engine, "before_cursor_execute", statement)
+            event.listen(engine, "commit", committed)
+            try:
+                await a.rooms.rematch_answer(room, user_id=people[1], accept=True)
+            finally:
+                event.remove(engine, "before_cursor_execute", statement)
+                event.remove(engine, "commit", committed)
+            assert room.rematch_offer is not None and room.rematch_offer.started
+            storer = next(who for who, text in said if text == "INSERT INTO matches")
+            assert [text for who, text in said if who == storer] == [
+                "INSERT INTO matches",
+                "INSERT INTO match_players",
+                "INSERT INTO rooms",
+                "INSERT INTO seats",
+                "UPDATE rooms SET",
+                "COMMIT",
+            ]
+            assert sum(text == "INSERT INTO rooms" for _, text in said) == 1
 
     asyncio.run(scenario())
