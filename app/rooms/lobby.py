@@ -86,12 +86,13 @@ def _check_not_closed(room: LiveRoom) -> None:
 
 @dataclass(frozen=True)
 class MatchStart:
-    """A match about to begin in a room: its row, its secret seed, the seats' people (in
-    seat order), its turn clocks (None: untimed) and the room's other columns it changes
-    (a turn-based table's first deadline)."""
+    """A match about to begin in a room: its row, its secret seed and the first state it
+    deals, the seats' people (in seat order), its turn clocks (None: untimed) and the
+    room's other columns it changes (a turn-based table's first deadline)."""
 
     match: Match
     seed: int
+    first: Any
     user_ids: list[str | None]
     clocks: TurnClocks | None
     room_changes: dict[str, Any]
@@ -130,6 +131,7 @@ def new_match(room: LiveRoom, now: float) -> MatchStart:
     return MatchStart(
         match,
         seed,
+        first,
         [h.user_id for h in room.seats if h is not None],
         clocks,
         deadline_columns(room, clocks, first),
@@ -138,7 +140,13 @@ def new_match(room: LiveRoom, now: float) -> MatchStart:
 
 def begun(room: LiveRoom, start: MatchStart) -> None:
     """``room`` plays the match ``start`` now (stored already)."""
-    begin(room, match_id=start.match.id, seed=start.seed, seed_hash=start.match.seed_hash)
+    begin(
+        room,
+        match_id=start.match.id,
+        seed=start.seed,
+        seed_hash=start.match.seed_hash,
+        first=start.first,
+    )
     set_turn_clocks(room, start.clocks)
     room.status = "playing"
 

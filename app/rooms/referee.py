@@ -76,10 +76,13 @@ def public_event(
     }
 
 
-def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str) -> None:
-    """A new match with the room's options: its first state, at version 0."""
+def begin(room: LiveRoom, *, match_id: str, seed: int, seed_hash: str, first: Any = None) -> None:
+    """A new match with the room's options: its first state (``first``, when the caller
+    dealt it already from ``seed``), at version 0."""
     room.match_id, room.seed, room.seed_hash = match_id, seed, seed_hash
-    room.state = room.rules.new_game(room.seat_count, seed, room.options, None)
+    if first is None:
+        first = room.rules.new_game(room.seat_count, seed, room.options, None)
+    room.state = first
     room.version, room.last_event, room.last_action = 0, None, None
 
 
